@@ -1,0 +1,1 @@
+"""Subcommands of ``cardref``: one module each (see :mod:`cardref.cli`)."""

@@ -1,0 +1,274 @@
+"""Judge a whole event log, or a live table one event at a time.
+
+The judge applies corrections, runs the generic checks every game shares (event
+shape, seats, card copies) and hands each event to the game's :class:`DealReferee`.
+It returns one :class:`Verdict` per log line and one summary per deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import registry
+from .decks import SeenCards
+from .eventlog import LogLine, parse_line, read_lines
+from .events import (
+    AnyEvent,
+    BottomEvent,
+    CorrectEvent,
+    DealEvent,
+    DeclareEvent,
+    EventError,
+    HandEvent,
+    PassEvent,
+    PlayEvent,
+    event_from_json,
+)
+from .referee import DealReferee, UnjudgedDeal
+from .verdict import Fault, Verdict
+
+_SEATED = (HandEvent, PlayEvent, PassEvent, DeclareEvent)
+
+
+@dataclass
+class DealRun:
+    """One deal being judged: its referee and the generic bookkeeping beside it."""
+
+    index: int
+    deal: DealEvent
+    referee: DealReferee
+    judged: bool
+    table: SeenCards | None
+    hands: SeenCards | None
+    end: int | None = None
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.deal.game, "i": self.index}
+        out.update(self.referee.summary())
+        if not self.judged:
+            out["judged"] = False
+        return out
+
+
+@dataclass
+class JudgeResult:
+    verdicts: list[Verdict]
+    deals: list[DealRun]
+    effective: list[AnyEvent | None] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        return {"type": "summary", "deals": [d.summary() for d in self.deals]}
+
+    def faults(self) -> list[Verdict]:
+        return [v for v in self.verdicts if not v.ok]
+
+
+def _error_fault(line: LogLine) -> Fault:
+    assert line.error is not None
+    facts = dict(line.error.facts)
+    facts.setdefault("detail", str(line.error))
+    facts["lineno"] = line.lineno
+    return Fault(line.error.code, facts, line.i)
+
+
+def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict[int, Fault]]:
+    """The log as corrected: each ``correct`` event rewrites the event it refers to.
+
+    Returns the effective events (``None`` where a line is still an error) and faults of
+    corrections that cannot apply.
+    """
+    effective: list[AnyEvent | None] = [line.event for line in lines]
+    raws: list[dict[str, Any] | None] = []
+    for line in lines:
+        try:
+            obj = json.loads(line.raw) if line.raw else None
+        except (json.JSONDecodeError, RecursionError):
+            obj = None
+        raws.append(obj if isinstance(obj, dict) else None)
+    bad: dict[int, Fault] = {}
+    for line in lines:
+        event = line.event
+        if not isinstance(event, CorrectEvent):
+            continue
+        ref = event.ref
+        target = raws[ref] if ref < line.i else None
+        if target is None or target.get("type") not in ("play", "hand", "bottom", "pass", "declare"):
+            bad[line.i] = Fault("correct.bad_ref", {"ref": ref}, line.i)
+            continue
+        fixed = dict(target)
+        if event.cards is not None:
+            fixed["cards"] = [c.code for c in event.cards]
+        if event.seat is not None:
+            fixed["seat"] = event.seat
+        try:
+            effective[ref] = event_from_json(fixed)
+        except EventError:
+            bad[line.i] = Fault("correct.bad_ref", {"ref": ref}, line.i)
+            continue
+        raws[ref] = fixed
+    return effective, bad
+
+
+class Judge:
+    """Judges events in order.  Use :meth:`judge` for a whole log, or :class:`LiveJudge`."""
+
+    def __init__(self) -> None:
+        self.deals: list[DealRun] = []
+        self.verdicts: dict[int, Verdict] = {}
+
+    @property
+    def current(self) -> DealRun | None:
+        return self.deals[-1] if self.deals else None
+
+    def _start_deal(self, i: int, deal: DealEvent) -> Fault | None:
+        if self.current is not None and self.current.end is None:
+            self.current.end = i
+        rules = registry.get(deal.game)
+        if rules is None:
+            self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, None), False, None, None))  # type: ignore[arg-type]
+            return Fault("log.unknown_game", {"game": deal.game, "known": ", ".join(registry.names())})
+        table, hands = SeenCards(rules.composition), SeenCards(rules.composition)
+        if deal.seats != rules.seats:
+            self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, rules), False, table, hands))
+            return Fault("log.seats_mismatch", {"game": deal.game, "expected": rules.seats, "seats": deal.seats})
+        referee = rules.new_deal(deal, i)
+        if referee is None:
+            self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, rules), False, table, hands))
+            return Fault("judge.game_unsupported", {"game": deal.game})
+        self.deals.append(DealRun(i, deal, referee, True, table, hands))
+        return None
+
+    def _generic(self, run: DealRun, event: AnyEvent) -> Fault | None:
+        seat = getattr(event, "seat", None)
+        if isinstance(event, _SEATED) and seat is not None and seat >= run.deal.seats:
+            return Fault("event.bad_seat", {"seat": seat, "seats": run.deal.seats, "lineno": "?"})
+        if isinstance(event, PlayEvent) and not event.cards:
+            return Fault("play.empty", {"seat": event.seat})
+        pile = run.hands if isinstance(event, HandEvent) else run.table
+        if pile is not None and isinstance(event, PlayEvent | BottomEvent | HandEvent):
+            overflow = pile.add(event.cards)
+            if overflow is not None:
+                if overflow.whole_rank:
+                    return Fault("deck.too_many_of_rank", {"rank": overflow.card.rank.code,
+                                                           "seen": overflow.seen, "limit": overflow.limit})
+                return Fault("deck.too_many_copies", {"card": overflow.card.code,
+                                                      "seen": overflow.seen, "limit": overflow.limit})
+        return None
+
+    def _record(self, fault: Fault, i: int) -> Verdict | None:
+        """Store a fault as the verdict of its event unless that event already has one."""
+        target = fault.i if fault.i is not None else i
+        proven_at = fault.proven_at if fault.proven_at is not None else (i if target != i else None)
+        existing = self.verdicts.get(target)
+        if existing is not None and not existing.ok:
+            return None
+        verdict = Verdict(target, fault.at(target, proven_at))
+        self.verdicts[target] = verdict
+        return verdict
+
+    def step(self, i: int, line: LogLine, event: AnyEvent | None, fault: Fault | None = None) -> list[Verdict]:
+        """Judge line ``i`` whose effective event is ``event``; returns every verdict set."""
+        changed: list[Verdict] = []
+        faults: list[Fault] = []
+        if fault is not None:
+            faults.append(fault)
+        elif event is None:
+            faults.append(_error_fault(line))
+        elif isinstance(event, DealEvent):
+            start = self._start_deal(i, event)
+            if start is not None:
+                faults.append(start)
+        elif isinstance(event, CorrectEvent):
+            pass
+        elif self.current is None:
+            faults.append(Fault("log.no_deal", {}))
+        else:
+            run = self.current
+            generic = self._generic(run, event)
+            if generic is not None:
+                if generic.code == "event.bad_seat":
+                    generic = Fault(generic.code, {**generic.facts, "lineno": line.lineno})
+                faults.append(generic)
+            if generic is None or generic.code != "event.bad_seat":
+                faults.extend(run.referee.feed(i, event))
+        self.verdicts[i] = Verdict(i)
+        own_done = False
+        for f in faults:
+            if f.i is None or f.i == i:
+                if own_done:
+                    continue
+                own_done = True
+                self.verdicts[i] = Verdict(i, f.at(i))
+                changed.append(self.verdicts[i])
+            else:
+                v = self._record(f, i)
+                if v is not None:
+                    changed.append(v)
+        if not own_done:
+            changed.append(self.verdicts[i])
+        return changed
+
+    @classmethod
+    def judge(cls, lines: Iterable[LogLine]) -> JudgeResult:
+        lines = list(lines)
+        effective, bad = apply_corrections(lines)
+        judge = cls()
+        for line in lines:
+            judge.step(line.i, line, effective[line.i], bad.get(line.i))
+        verdicts = [judge.verdicts[line.i] for line in lines]
+        return JudgeResult(verdicts, judge.deals, effective)
+
+
+def judge_text(lines: Iterable[str]) -> JudgeResult:
+    """Judge JSON Lines text."""
+    return Judge.judge(read_lines(lines))
+
+
+class LiveJudge:
+    """A table being judged as it plays: feed one event at a time.
+
+    A ``correct`` event re-judges the log from the start, so every verdict after the
+    corrected event reflects the correction; :meth:`feed` returns the verdicts that
+    changed (the new event's own verdict included).
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[LogLine] = []
+        self._judge = Judge()
+        self._effective: list[AnyEvent | None] = []
+
+    def feed_text(self, text: str) -> list[Verdict]:
+        return self._add(parse_line(len(self.lines), len(self.lines) + 1, text.strip()))
+
+    def feed(self, event: AnyEvent | dict[str, Any]) -> list[Verdict]:
+        obj = event if isinstance(event, dict) else event.to_json()
+        return self.feed_text(json.dumps(obj, ensure_ascii=False))
+
+    def _add(self, line: LogLine) -> list[Verdict]:
+        self.lines.append(line)
+        if isinstance(line.event, CorrectEvent):
+            before = dict(self._judge.verdicts)
+            result = Judge.judge(self.lines)
+            self._judge = Judge()
+            self._judge.deals = result.deals
+            self._judge.verdicts = {v.i: v for v in result.verdicts}
+            return [v for v in result.verdicts if before.get(v.i) != v]
+        return self._judge.step(line.i, line, line.event)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        return [self._judge.verdicts[line.i] for line in self.lines]
+
+    @property
+    def deals(self) -> list[DealRun]:
+        return self._judge.deals
+
+    def state(self) -> dict[str, Any]:
+        run = self._judge.current
+        return {} if run is None else run.referee.state()
+
+    def summary(self) -> dict[str, Any]:
+        return {"type": "summary", "deals": [d.summary() for d in self._judge.deals]}

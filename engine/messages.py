@@ -1,0 +1,86 @@
+"""Sentences for fault codes, in Chinese (default) and English.
+
+Each rules module registers its own catalogue with :func:`register`; templates use
+``str.format`` fields named after the fault's facts.  The games' own terms (够级, 烧牌,
+开点, 扣底 …) stay in Chinese in both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+LANGS = ("zh", "en")
+
+_CATALOGUE: dict[str, dict[str, str]] = {}
+
+
+def register(catalogue: Mapping[str, Mapping[str, str]]) -> None:
+    """Add ``{code: {"zh": template, "en": template}}`` entries."""
+    for code, texts in catalogue.items():
+        missing = [lang for lang in LANGS if lang not in texts]
+        if missing:
+            raise ValueError(f"message {code!r} lacks {missing}")
+        _CATALOGUE[code] = dict(texts)
+
+
+def known_codes() -> set[str]:
+    return set(_CATALOGUE)
+
+
+class _Facts(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _show(value: Any) -> Any:
+    if isinstance(value, list | tuple) and all(hasattr(v, "code") for v in value):
+        return " ".join(v.code for v in value)
+    if hasattr(value, "code") and not isinstance(value, str):
+        return value.code
+    return value
+
+
+def render(code: str, facts: Mapping[str, Any], lang: str = "zh") -> str:
+    lang = lang if lang in LANGS else "zh"
+    texts = _CATALOGUE.get(code)
+    shown = _Facts({k: _show(v) for k, v in facts.items()})
+    if texts is None:
+        detail = ", ".join(f"{k}={v}" for k, v in shown.items())
+        return f"{code}" + (f" ({detail})" if detail else "")
+    try:
+        return texts[lang].format_map(shown)
+    except (ValueError, IndexError, AttributeError):
+        return texts[lang]
+
+
+register({
+    "log.bad_json": {"zh": "第 {lineno} 行不是 JSON：{detail}", "en": "line {lineno} is not JSON: {detail}"},
+    "log.not_object": {"zh": "第 {lineno} 行不是 JSON 对象", "en": "line {lineno} is not a JSON object"},
+    "log.unknown_type": {"zh": "第 {lineno} 行：未知事件类型 {type!r}", "en": "line {lineno}: unknown event type {type!r}"},
+    "event.missing_key": {"zh": "第 {lineno} 行：缺少字段 {key!r}", "en": "line {lineno}: missing key {key!r}"},
+    "event.bad_value": {"zh": "第 {lineno} 行：字段 {key!r} 的值无效：{value!r}",
+                        "en": "line {lineno}: bad value for {key!r}: {value!r}"},
+    "event.bad_card": {"zh": "第 {lineno} 行：未知牌码 {card!r}", "en": "line {lineno}: unknown card code {card!r}"},
+    "event.bad_seat": {"zh": "第 {lineno} 行：座位 {seat} 不存在（本局 {seats} 个座位）",
+                       "en": "line {lineno}: there is no seat {seat} (this deal has {seats} seats)"},
+    "log.no_deal": {"zh": "在第一个 deal 事件之前的事件无法判定", "en": "event before the first deal event cannot be judged"},
+    "log.unknown_game": {"zh": "未知游戏 {game!r}（可用：{known}）", "en": "unknown game {game!r} (known: {known})"},
+    "log.seats_mismatch": {"zh": "{game} 需要 {expected} 个座位，日志写了 {seats}",
+                           "en": "{game} is played by {expected} seats, the log says {seats}"},
+    "judge.game_unsupported": {"zh": "{game} 的规则尚未实现，本局只检查牌码、座位和牌数，不判定出牌是否合规",
+                               "en": "rules for {game} are not implemented yet: this deal is checked only for card codes, "
+                                     "seats and copies, not judged"},
+    "deck.too_many_copies": {"zh": "{card} 出现了 {seen} 张，但本局牌中只有 {limit} 张（误读或外来的牌）",
+                             "en": "{card} seen {seen} times but the decks hold only {limit} (a misread or a foreign card)"},
+    "deck.too_many_of_rank": {"zh": "点数 {rank} 出现了 {seen} 张，但本局牌中只有 {limit} 张（误读或外来的牌）",
+                              "en": "{seen} cards of rank {rank} seen but the decks hold only {limit} "
+                                    "(a misread or a foreign card)"},
+    "correct.bad_ref": {"zh": "更正指向的第 {ref} 个事件不存在或不能更正", "en": "correction refers to event {ref}, "
+                        "which does not exist or cannot be corrected"},
+    "hand.wrong_size": {"zh": "座位 {seat} 的手牌有 {got} 张，本局应为 {expected} 张",
+                        "en": "seat {seat} holds {got} cards but this deal gives {expected}"},
+    "play.not_in_hand": {"zh": "座位 {seat} 手里没有这些牌：{cards}", "en": "seat {seat} does not hold {cards}"},
+    "play.after_out": {"zh": "座位 {seat} 已经出完牌，不能再出", "en": "seat {seat} has already gone out and cannot play"},
+    "play.empty": {"zh": "出牌不能为空", "en": "a play needs at least one card"},
+})
