@@ -1,0 +1,39 @@
+"""The observation types that flow between the vision steps.
+
+The detector turns a frame into :class:`CardDetection` objects (one per physical card,
+its corner indices merged); the table steps map them to seats and plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in frame pixels
+
+
+@dataclass(frozen=True)
+class CornerDetection:
+    """One rank-and-suit corner index as the model saw it."""
+
+    card: str  # canonical event-log code, e.g. "10H", "SJ"
+    conf: float
+    box: Box
+
+
+@dataclass(frozen=True)
+class CardDetection:
+    """One physical card: its code, confidence and the box around its visible corners."""
+
+    card: str
+    conf: float
+    box: Box
+    corners: tuple[CornerDetection, ...] = field(default_factory=tuple)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "conf": round(float(self.conf), 4),
+                "box": [round(float(v), 1) for v in self.box]}
