@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     """The four French suits, by their event-log letter."""
 
     SPADES = "S"

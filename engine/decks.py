@@ -34,7 +34,7 @@ class DeckComposition:
     @property
     def size(self) -> int:
         total = 54 * self.decks
-        for rank, limit in self.rank_limits:
+        for _rank, limit in self.rank_limits:
             total -= 4 * self.decks - limit
         return total
 

@@ -81,20 +81,26 @@ def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict
     corrections that cannot apply.
     """
     effective: list[AnyEvent | None] = [line.event for line in lines]
-    raws: list[dict[str, Any] | None] = []
-    for line in lines:
-        try:
-            obj = json.loads(line.raw) if line.raw else None
-        except (json.JSONDecodeError, RecursionError):
-            obj = None
-        raws.append(obj if isinstance(obj, dict) else None)
     bad: dict[int, Fault] = {}
-    for line in lines:
+    corrections = [line for line in lines if isinstance(line.event, CorrectEvent)]
+    if not corrections:
+        return effective, bad
+    raws: dict[int, dict[str, Any] | None] = {}
+
+    def raw(ref: int) -> dict[str, Any] | None:
+        if ref not in raws:
+            try:
+                obj = json.loads(lines[ref].raw) if lines[ref].raw else None
+            except (json.JSONDecodeError, RecursionError):
+                obj = None
+            raws[ref] = obj if isinstance(obj, dict) else None
+        return raws[ref]
+
+    for line in corrections:
         event = line.event
-        if not isinstance(event, CorrectEvent):
-            continue
+        assert isinstance(event, CorrectEvent)
         ref = event.ref
-        target = raws[ref] if ref < line.i else None
+        target = raw(ref) if ref < line.i else None
         if target is None or target.get("type") not in ("play", "hand", "bottom", "pass", "declare"):
             bad[line.i] = Fault("correct.bad_ref", {"ref": ref}, line.i)
             continue

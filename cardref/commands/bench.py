@@ -13,7 +13,7 @@ import importlib
 HELP = "run a benchmark and print its figures (judge, detect, e2e, store, ui)"
 
 TARGETS = {
-    "judge": "cardref.engine.bench",
+    "judge": "cardref.benchmarks.judge",
     "detect": "cardref.vision.bench_detect",
     "e2e": "cardref.vision.bench_e2e",
     "store": "cardref.recorder.bench",

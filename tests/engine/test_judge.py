@@ -1,0 +1,80 @@
+"""The judge's generic checks and output shape (spec: "Judge output", issue 2 item 5)."""
+
+import json
+
+from cardref.engine.judge import LiveJudge, judge_text
+
+
+def _judge(lines: list[str]):
+    return judge_text(lines)
+
+
+DEAL_G = '{"type":"deal","game":"gouji-yucheng","seats":6,"leader":0}'
+
+
+def test_one_verdict_per_non_blank_line_in_order() -> None:
+    result = _judge([DEAL_G, "", '{"type":"pass","seat":1}', "oops", '{"type":"pass","seat":2}'])
+    assert [v.i for v in result.verdicts] == [0, 1, 2, 3]
+    assert result.verdicts[2].to_json()["code"] == "log.bad_json"
+
+
+def test_event_before_any_deal_is_flagged() -> None:
+    result = _judge(['{"type":"play","seat":0,"cards":["AS"]}', DEAL_G])
+    assert result.verdicts[0].fault.code == "log.no_deal"
+
+
+def test_seat_out_of_range() -> None:
+    result = _judge([DEAL_G, '{"type":"play","seat":6,"cards":["AS"]}'])
+    assert result.verdicts[1].fault.code == "event.bad_seat"
+    assert result.verdicts[1].fault.facts["seats"] == 6
+
+
+def test_unknown_game_and_wrong_seat_count() -> None:
+    result = _judge(['{"type":"deal","game":"bridge","seats":4}',
+                     '{"type":"deal","game":"guafeng-zibo","seats":6}'])
+    assert result.verdicts[0].fault.code == "log.unknown_game"
+    assert result.verdicts[1].fault.code == "log.seats_mismatch"
+    assert [d["game"] for d in result.summary()["deals"]] == ["bridge", "guafeng-zibo"]
+
+
+def test_seventh_three_is_flagged_in_gouji() -> None:
+    # seed 004 line 17 / 002 line 21: only six 3s remain in the 够级 decks
+    threes = json.dumps({"type": "play", "seat": 0, "cards": ["3S", "3H", "3D", "3C", "3S", "3H"]})
+    result = _judge([DEAL_G, threes, '{"type":"play","seat":5,"cards":["3D"]}'])
+    assert result.verdicts[2].fault.code == "deck.too_many_of_rank"
+
+
+def test_third_big_joker_is_flagged_with_two_decks() -> None:
+    deal = '{"type":"deal","game":"guafeng-zibo","seats":4,"level":"7","trump":"S","dealer":0}'
+    result = _judge([deal, '{"type":"play","seat":0,"cards":["BJ","BJ"]}', '{"type":"play","seat":1,"cards":["BJ"]}'])
+    assert result.verdicts[2].fault.code == "deck.too_many_copies"
+
+
+def test_correction_re_judges_the_fixed_line() -> None:
+    result = _judge([DEAL_G, '{"type":"play","seat":0,"cards":["ZZ"]}', '{"type":"correct","ref":1,"cards":["AS"]}'])
+    assert result.verdicts[1].ok and result.verdicts[2].ok
+    assert [c.code for c in result.effective[1].cards] == ["AS"]
+
+
+def test_correction_of_a_missing_line_is_flagged() -> None:
+    result = _judge([DEAL_G, '{"type":"correct","ref":5,"cards":["AS"]}', '{"type":"correct","ref":0,"seat":2}'])
+    assert result.verdicts[1].fault.code == "correct.bad_ref"
+    assert result.verdicts[2].fault.code == "correct.bad_ref"  # a deal line cannot be corrected
+
+
+def test_messages_in_both_languages() -> None:
+    result = _judge(['{"type":"deal","game":"bridge","seats":4}'])
+    zh = result.verdicts[0].to_json("zh")["message"]
+    en = result.verdicts[0].to_json("en")["message"]
+    assert "未知游戏" in zh and "unknown game" in en
+
+
+def test_live_judge_matches_offline_judge_and_re_judges_corrections() -> None:
+    lines = [DEAL_G, '{"type":"play","seat":0,"cards":["ZZ"]}', '{"type":"play","seat":8,"cards":["AS"]}']
+    live = LiveJudge()
+    for text in lines:
+        live.feed_text(text)
+    assert [v.to_json() for v in live.verdicts] == [v.to_json() for v in judge_text(lines).verdicts]
+    changed = live.feed({"type": "correct", "ref": 2, "seat": 1})
+    assert {v.i for v in changed} >= {2, 3}
+    assert live.verdicts[2].ok

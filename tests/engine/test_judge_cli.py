@@ -1,0 +1,50 @@
+"""`cardref judge` from the command line (issue 2, item 5)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardref.cli", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", timeout=120)
+
+
+def test_bad_log_prints_per_line_errors_and_a_summary() -> None:
+    proc = _run("judge", str(EXAMPLES / "bad.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    verdicts, summary = out[:-1], out[-1]
+    assert [v["i"] for v in verdicts] == list(range(len(verdicts)))
+    codes = {v.get("code") for v in verdicts}
+    assert {"log.bad_json", "log.not_object", "log.unknown_type", "event.bad_seat", "log.unknown_game"} <= codes
+    assert summary["type"] == "summary" and len(summary["deals"]) == 2
+    for v in verdicts:
+        assert set(v) <= {"i", "ok", "code", "message", "proven_at"}
+        assert v["ok"] is (v.get("code") is None)
+
+
+def test_stdin_and_english() -> None:
+    proc = _run("judge", "--lang", "en", "-", stdin='{"type":"deal","game":"bridge","seats":4}\n')
+    first = json.loads(proc.stdout.splitlines()[0])
+    assert first["code"] == "log.unknown_game" and "unknown game" in first["message"]
+
+
+def test_missing_file_is_a_clear_error() -> None:
+    proc = _run("judge", "/nonexistent/log.jsonl")
+    assert proc.returncode == 2 and "/nonexistent/log.jsonl" in proc.stderr
+
+
+def test_strict_exits_one_on_faults() -> None:
+    proc = _run("judge", "--strict", str(EXAMPLES / "bad.jsonl"))
+    assert proc.returncode == 1
+
+
+def test_example_game_log_judges() -> None:
+    proc = _run("judge", str(EXAMPLES / "gouji-example.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert out[-1]["type"] == "summary" and out[-1]["deals"][0]["game"] == "gouji-yucheng"
