@@ -67,10 +67,10 @@ def test_unknown_keys_are_kept_and_written_back() -> None:
 
 
 def test_round_trip_of_every_event_kind() -> None:
-    events = [ln.event for lnn in read_lines(t for t, _ in GOOD)]
+    events = [ln.event for ln in read_lines(t for t, _ in GOOD)]
     out = io.StringIO()
     write_events(events, out)
-    again = [ln.event for lnn in read_lines(out.getvalue().splitlines())]
+    again = [ln.event for ln in read_lines(out.getvalue().splitlines())]
     assert again == events
 
 
