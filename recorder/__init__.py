@@ -1,0 +1,12 @@
+"""The recorder: a store that loses nothing, corrections with an audit trail, many tables.
+
+``open_store(url_or_path)`` opens the SQLite (default) or PostgreSQL store;
+:class:`Recorder` stores and judges live lines; :mod:`.exchange` exports and imports
+logs; :mod:`.report` writes match reports; :mod:`.tournament` runs tournaments.
+"""
+
+from .recorder import LockedError, Recorded, Recorder, rejudge_table, table_rows
+from .store import Appended, EventStore, StoredEvent, StoreError, open_store
+
+__all__ = ["Appended", "EventStore", "LockedError", "Recorded", "Recorder", "StoreError", "StoredEvent",
+           "open_store", "rejudge_table", "table_rows"]

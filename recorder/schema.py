@@ -1,0 +1,76 @@
+"""The store's tables, and the migrations that bring an older store up to date.
+
+One set of SQL for both back ends: ``{pk}`` is the dialect's auto-increment key and
+placeholders are written ``?`` (the PostgreSQL store turns them into ``%s``).  Every
+value reaches the database as a bound parameter; table and column names are constants.
+
+Versions
+--------
+1. The first recorder layout: ``tables`` (id, name, created_at) and ``events`` (table_id,
+   seq, line, recorded_at), nothing parsed, no verdicts.
+2. Parsed events (type, seat, status with the reason of a rejected line, correction
+   ref/who/why), matches, deals with their summaries, verdicts, tournaments, teams,
+   players, rounds, the director's audit log and the ``corrections`` view.
+"""
+
+from __future__ import annotations
+
+CURRENT_VERSION = 2
+
+#: The v1 layout, kept to document it and to build v1 stores in tests.
+V1_TABLES = (
+    "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+    "CREATE TABLE tables (id TEXT PRIMARY KEY, name TEXT, created_at TEXT NOT NULL)",
+    "CREATE TABLE events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL, "
+    "recorded_at TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+)
+
+V2_TABLES = (
+    """CREATE TABLE tournaments (
+        id {pk}, name TEXT NOT NULL UNIQUE, family TEXT NOT NULL,
+        pin_salt TEXT, pin_hash TEXT, settings TEXT NOT NULL DEFAULT '{{}}', created_at TEXT NOT NULL)""",
+    """CREATE TABLE teams (
+        id {pk}, tournament_id BIGINT NOT NULL REFERENCES tournaments(id), name TEXT NOT NULL,
+        UNIQUE (tournament_id, name))""",
+    """CREATE TABLE players (
+        id {pk}, team_id BIGINT NOT NULL REFERENCES teams(id), name TEXT NOT NULL, UNIQUE (team_id, name))""",
+    """CREATE TABLE rounds (
+        id {pk}, tournament_id BIGINT NOT NULL REFERENCES tournaments(id), number INTEGER NOT NULL,
+        name TEXT, created_at TEXT NOT NULL, UNIQUE (tournament_id, number))""",
+    """CREATE TABLE card_tables (
+        id TEXT PRIMARY KEY, name TEXT, tournament_id BIGINT REFERENCES tournaments(id),
+        next_seq INTEGER NOT NULL DEFAULT 0, open_match_id BIGINT, open_deal_id BIGINT,
+        created_at TEXT NOT NULL)""",
+    """CREATE TABLE matches (
+        id {pk}, table_id TEXT NOT NULL REFERENCES card_tables(id), round_id BIGINT REFERENCES rounds(id),
+        name TEXT, team_a BIGINT REFERENCES teams(id), team_b BIGINT REFERENCES teams(id),
+        seats TEXT NOT NULL DEFAULT '{{}}', started_at TEXT NOT NULL, ended_at TEXT,
+        confirmed_at TEXT, confirmed_by TEXT)""",
+    """CREATE TABLE deals (
+        id {pk}, table_id TEXT NOT NULL REFERENCES card_tables(id), match_id BIGINT REFERENCES matches(id),
+        start_seq INTEGER NOT NULL, game TEXT, summary TEXT NOT NULL DEFAULT '{{}}', updated_at TEXT NOT NULL,
+        UNIQUE (table_id, start_seq))""",
+    """CREATE TABLE events (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, match_id BIGINT, deal_id BIGINT,
+        line TEXT NOT NULL, type TEXT, seat INTEGER, status TEXT NOT NULL, code TEXT, reason TEXT,
+        ref INTEGER, who TEXT, why TEXT, source TEXT, recorded_at TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq))""",
+    "CREATE INDEX events_match ON events (match_id, seq)",
+    "CREATE INDEX events_deal ON events (deal_id, seq)",
+    "CREATE INDEX events_ref ON events (table_id, ref)",
+    """CREATE TABLE verdicts (
+        table_id TEXT NOT NULL, seq INTEGER NOT NULL, ok INTEGER NOT NULL, code TEXT, facts TEXT,
+        proven_at INTEGER, updated_at TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
+    """CREATE TABLE audit (
+        id {pk}, at TEXT NOT NULL, actor TEXT, action TEXT NOT NULL, outcome TEXT NOT NULL,
+        table_id TEXT, match_id BIGINT, tournament_id BIGINT, detail TEXT NOT NULL DEFAULT '{{}}')""",
+    """CREATE VIEW corrections AS
+        SELECT c.table_id, c.seq, c.ref, c.who, c.why, c.recorded_at, c.status,
+               c.line AS correction, t.line AS original, t.match_id, t.deal_id
+        FROM events c LEFT JOIN events t ON t.table_id = c.table_id AND t.seq = c.ref
+        WHERE c.type = 'correct'""",
+)
+
+
+def v2_statements(pk: str) -> list[str]:
+    return [s.format(pk=pk) for s in V2_TABLES]

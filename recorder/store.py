@@ -1,0 +1,742 @@
+"""The event store: one small interface over SQLite (default) and PostgreSQL.
+
+``open_store(url_or_path)`` returns a :class:`SQLiteStore` for a file path (or
+``sqlite:///path``) and a :class:`PostgresStore` for ``postgresql://…``.  Both speak the
+same SQL (see :mod:`.schema`), always with bound parameters.
+
+What is stored
+--------------
+Each table (a physical card table) has one event log.  :meth:`EventStore.append` gives a
+line the next ``seq`` of its table (the spec's 0-based line index ``i``, which ``correct``
+events refer to), stores the raw JSON text exactly as received (malformed lines too, as
+``status='rejected'`` with the error code and reason: nothing is ever dropped), plus
+what was parsed from it (type, seat, correction ref/who/why), and commits before it
+returns.  A ``judge`` callback may be given; it runs inside the same transaction, so an
+event and the verdicts it caused are committed together.
+
+Durability
+----------
+PostgreSQL commits are durable on return (``synchronous_commit`` is left on).  SQLite
+runs in WAL mode with ``synchronous=FULL`` by default: every commit is fsynced, so an
+event survives a killed process *and* a power cut.  ``sync="normal"`` (or
+``$CARDREF_DB_SYNC=normal``) fsyncs only at checkpoints: still safe against a killed or
+crashed process (the commit is in the WAL file when ``append`` returns) but a power cut
+may lose the last commits; it is much faster on slow disks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cardref.engine.eventlog import LogLine, dump_event, parse_line
+from cardref.engine.events import CorrectEvent, DealEvent, Event
+from cardref.engine.verdict import Fault, Verdict
+
+from . import schema
+from .paths import is_postgres, resolve_db
+
+
+class StoreError(RuntimeError):
+    """A store that cannot be opened or used (newer schema, bad URL, missing driver)."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def to_line(item: str | bytes | Mapping[str, Any] | Event) -> str:
+    """One log line as text: stripped, NUL-free, valid UTF-8 (what the store keeps)."""
+    if isinstance(item, Event):
+        text = dump_event(item)  # type: ignore[arg-type]
+    elif isinstance(item, Mapping):
+        text = json.dumps(dict(item), ensure_ascii=False, separators=(",", ":"))
+    elif isinstance(item, bytes):
+        text = item.decode("utf-8", errors="replace")
+    else:
+        text = str(item)
+    text = text.strip()
+    if "\x00" in text:  # never valid in a JSON line and not storable in PostgreSQL text
+        text = text.replace("\x00", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", errors="replace").decode("utf-8")
+    return text
+
+
+def facts_json(facts: Mapping[str, Any]) -> str:
+    def plain(value: Any) -> Any:
+        if hasattr(value, "code") and not isinstance(value, str):
+            return value.code
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        if isinstance(value, dict):
+            return {str(k): plain(v) for k, v in value.items()}
+        return value
+
+    return json.dumps({k: plain(v) for k, v in facts.items()}, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class JudgeUpdate:
+    """What judging one line changed: verdicts (its own and earlier ones) and deal
+    summaries keyed by the ``seq`` of their ``deal`` event."""
+
+    verdicts: Sequence[Verdict] = ()
+    summaries: Mapping[int, dict[str, Any]] = field(default_factory=dict)
+
+
+JudgeFn = Callable[[int, LogLine], JudgeUpdate]
+
+
+@dataclass(frozen=True)
+class Appended:
+    """A line safely stored: its ``seq`` in the table's log and how it was read."""
+
+    table_id: str
+    seq: int
+    status: str
+    code: str | None
+    reason: str | None
+    match_id: int
+    deal_id: int | None
+    verdicts: tuple[Verdict, ...] = ()
+
+    @property
+    def rejected(self) -> bool:
+        return self.status == "rejected"
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    table_id: str
+    seq: int
+    line: str
+    type: str | None
+    seat: int | None
+    status: str
+    code: str | None
+    reason: str | None
+    ref: int | None
+    who: str | None
+    why: str | None
+    source: str | None
+    recorded_at: str
+    match_id: int | None
+    deal_id: int | None
+
+
+_EVENT_COLS = ("table_id, seq, line, type, seat, status, code, reason, ref, who, why, source, recorded_at, "
+               "match_id, deal_id")
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    id: str
+    name: str | None
+    tournament_id: int | None
+    events: int
+    open_match_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    id: int
+    table_id: str
+    round_id: int | None
+    name: str | None
+    team_a: int | None
+    team_b: int | None
+    seats: dict[str, Any]
+    started_at: str
+    ended_at: str | None
+    confirmed_at: str | None
+    confirmed_by: str | None
+
+    @property
+    def confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+
+_MATCH_COLS = ("id, table_id, round_id, name, team_a, team_b, seats, started_at, ended_at, confirmed_at, "
+               "confirmed_by")
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    id: int
+    table_id: str
+    match_id: int | None
+    start_seq: int
+    game: str | None
+    summary: dict[str, Any]
+    updated_at: str
+
+
+def _match(row: Sequence[Any]) -> MatchInfo:
+    return MatchInfo(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6] or "{}"), *row[7:])
+
+
+def _deal(row: Sequence[Any]) -> DealInfo:
+    return DealInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5] or "{}"), row[6])
+
+
+def verdict_from_row(seq: int, ok: int, code: str | None, facts: str | None, proven_at: int | None) -> Verdict:
+    if ok:
+        return Verdict(seq)
+    return Verdict(seq, Fault(code or "unknown", json.loads(facts or "{}"), seq, proven_at))
+
+
+def parsed_columns(line: LogLine) -> dict[str, Any]:
+    """The columns parsed from a line: type, seat, status, code, reason, ref, who, why, source."""
+    out: dict[str, Any] = {"type": None, "seat": None, "status": "ok", "code": None, "reason": None,
+                           "ref": None, "who": None, "why": None, "source": None}
+    event = line.event
+    if event is None:
+        assert line.error is not None
+        out.update(status="rejected", code=line.error.code, reason=str(line.error))
+        try:
+            obj = json.loads(line.raw)
+        except (ValueError, RecursionError):
+            obj = None
+        if isinstance(obj, dict):
+            kind = obj.get("type")
+            out["type"] = kind[:40] if isinstance(kind, str) else None
+        return out
+    out["type"] = event.type
+    seat = getattr(event, "seat", None)
+    out["seat"] = seat if isinstance(seat, int) and seat < 2**31 else None
+    out["source"] = event.source
+    if isinstance(event, CorrectEvent):
+        out.update(ref=event.ref if event.ref < 2**31 else None, who=event.who, why=event.why)
+    return out
+
+
+class EventStore:
+    """The store's interface.  Subclasses provide the connection and the dialect."""
+
+    dialect = "abstract"
+    pk = ""
+    url = ""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._known_tables: set[str] = set()
+
+    # -- dialect hooks ---------------------------------------------------------------
+    def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        raise NotImplementedError
+
+    def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        raise NotImplementedError
+        yield
+
+    @contextmanager
+    def _read(self) -> Iterator[None]:
+        raise NotImplementedError
+        yield
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _lock_schema(self) -> None:
+        """Serialise schema creation between processes (inside the write transaction)."""
+
+    def _has_table(self, name: str) -> bool:
+        raise NotImplementedError
+
+    # -- small helpers used by the recorder and tournament modules ------------------
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one parameterised read and return all rows."""
+        with self._lock, self._read():
+            return [tuple(r) for r in self._execute(sql, params).fetchall()]
+
+    def query_one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Callable[..., Any]]:
+        """A write transaction; yields ``run(sql, params)`` returning the cursor."""
+        with self._lock, self._write():
+            yield self._execute
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- schema ---------------------------------------------------------------------
+    def schema_version(self) -> int:
+        with self._lock, self._read():
+            if not self._has_table("schema_version"):
+                return 0
+            row = self._execute("SELECT MAX(version) FROM schema_version").fetchone()
+            return int(row[0] or 0)
+
+    def _ensure_schema(self) -> list[str]:
+        """Create or migrate the schema; returns the tables whose verdicts must be rebuilt."""
+        if self.schema_version() == schema.CURRENT_VERSION:
+            return []
+        with self._lock, self._write():
+            self._lock_schema()
+            version = 0
+            if self._has_table("schema_version"):
+                row = self._execute("SELECT MAX(version) FROM schema_version").fetchone()
+                version = int(row[0] or 0)
+            if version > schema.CURRENT_VERSION:
+                raise StoreError(f"this store has schema version {version}, newer than this cardref "
+                                 f"understands ({schema.CURRENT_VERSION}); upgrade cardref")
+            if version == schema.CURRENT_VERSION:
+                return []
+            if version == 0:
+                if self._has_table("events"):
+                    raise StoreError("this database holds an 'events' table but no schema_version: "
+                                     "not a cardref store")
+                self._execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                for stmt in schema.v2_statements(self.pk):
+                    self._execute(stmt)
+                self._execute("INSERT INTO schema_version (version) VALUES (?)", (schema.CURRENT_VERSION,))
+                return []
+            from .migrations import MIGRATIONS
+
+            rebuild: list[str] = []
+            while version < schema.CURRENT_VERSION:
+                rebuild.extend(MIGRATIONS[version](self))
+                version += 1
+                self._execute("DELETE FROM schema_version")
+                self._execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            return rebuild
+
+    # -- tables and matches ---------------------------------------------------------
+    def ensure_table(self, table_id: str, name: str | None = None, tournament_id: int | None = None) -> None:
+        if not isinstance(table_id, str) or not table_id.strip() or len(table_id) > 100:
+            raise ValueError(f"a table id must be a non-empty name of at most 100 characters, got {table_id!r}")
+        with self.transaction():
+            self._insert_table(table_id, name, tournament_id)
+            if name is not None or tournament_id is not None:
+                self._execute("UPDATE card_tables SET name = COALESCE(?, name), "
+                              "tournament_id = COALESCE(?, tournament_id) WHERE id = ?",
+                              (name, tournament_id, table_id))
+
+    def _insert_table(self, table_id: str, name: str | None = None, tournament_id: int | None = None) -> None:
+        self._execute("INSERT INTO card_tables (id, name, tournament_id, created_at) VALUES (?, ?, ?, ?) "
+                      "ON CONFLICT (id) DO NOTHING", (table_id, name, tournament_id, now_iso()))
+        self._known_tables.add(table_id)
+
+    def tables(self, tournament_id: int | None = None) -> list[TableInfo]:
+        sql = "SELECT id, name, tournament_id, next_seq, open_match_id, created_at FROM card_tables"
+        params: tuple[Any, ...] = ()
+        if tournament_id is not None:
+            sql += " WHERE tournament_id = ?"
+            params = (tournament_id,)
+        return [TableInfo(*r) for r in self.query(sql + " ORDER BY id", params)]
+
+    def table(self, table_id: str) -> TableInfo | None:
+        row = self.query_one("SELECT id, name, tournament_id, next_seq, open_match_id, created_at "
+                             "FROM card_tables WHERE id = ?", (table_id,))
+        return TableInfo(*row) if row else None
+
+    def _new_match(self, table_id: str, name: str | None, round_id: int | None = None,
+                   team_a: int | None = None, team_b: int | None = None,
+                   seats: Mapping[str, Any] | None = None) -> int:
+        at = now_iso()
+        self._execute("UPDATE matches SET ended_at = ? WHERE id = (SELECT open_match_id FROM card_tables "
+                      "WHERE id = ?) AND ended_at IS NULL", (at, table_id))
+        row = self._execute("INSERT INTO matches (table_id, round_id, name, team_a, team_b, seats, started_at) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                            (table_id, round_id, name, team_a, team_b,
+                             json.dumps(dict(seats or {}), ensure_ascii=False), at)).fetchone()
+        match_id = int(row[0])
+        self._execute("UPDATE card_tables SET open_match_id = ?, open_deal_id = NULL WHERE id = ?",
+                      (match_id, table_id))
+        return match_id
+
+    def start_match(self, table_id: str, name: str | None = None, *, round_id: int | None = None,
+                    team_a: int | None = None, team_b: int | None = None,
+                    seats: Mapping[str, Any] | None = None) -> int:
+        """Open a new match at a table (ending the one open there); later events belong to it."""
+        self.ensure_table(table_id)
+        with self.transaction():
+            return self._new_match(table_id, name, round_id, team_a, team_b, seats)
+
+    def end_match(self, match_id: int) -> None:
+        with self.transaction():
+            self._execute("UPDATE matches SET ended_at = COALESCE(ended_at, ?) WHERE id = ?", (now_iso(), match_id))
+            self._execute("UPDATE card_tables SET open_match_id = NULL, open_deal_id = NULL "
+                          "WHERE open_match_id = ?", (match_id,))
+
+    def confirm_match(self, match_id: int, by: str) -> None:
+        """Mark a match's result as confirmed (locked); see :mod:`.tournament` for the PIN."""
+        with self.transaction():
+            at = now_iso()
+            self._execute("UPDATE matches SET confirmed_at = ?, confirmed_by = ?, ended_at = COALESCE(ended_at, ?) "
+                          "WHERE id = ?", (at, by, at, match_id))
+            self._execute("UPDATE card_tables SET open_match_id = NULL, open_deal_id = NULL "
+                          "WHERE open_match_id = ?", (match_id,))
+
+    def matches(self, *, table_id: str | None = None, round_id: int | None = None,
+                tournament_id: int | None = None) -> list[MatchInfo]:
+        sql = f"SELECT {_MATCH_COLS} FROM matches WHERE 1 = 1"
+        params: list[Any] = []
+        if table_id is not None:
+            sql += " AND table_id = ?"
+            params.append(table_id)
+        if round_id is not None:
+            sql += " AND round_id = ?"
+            params.append(round_id)
+        if tournament_id is not None:
+            sql += " AND round_id IN (SELECT id FROM rounds WHERE tournament_id = ?)"
+            params.append(tournament_id)
+        return [_match(r) for r in self.query(sql + " ORDER BY id", params)]
+
+    def match(self, match_id: int) -> MatchInfo | None:
+        row = self.query_one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
+        return _match(row) if row else None
+
+    def deals(self, *, table_id: str | None = None, match_id: int | None = None) -> list[DealInfo]:
+        sql = "SELECT id, table_id, match_id, start_seq, game, summary, updated_at FROM deals WHERE 1 = 1"
+        params: list[Any] = []
+        if table_id is not None:
+            sql += " AND table_id = ?"
+            params.append(table_id)
+        if match_id is not None:
+            sql += " AND match_id = ?"
+            params.append(match_id)
+        return [_deal(r) for r in self.query(sql + " ORDER BY table_id, start_seq", params)]
+
+    def deal(self, deal_id: int) -> DealInfo | None:
+        row = self.query_one("SELECT id, table_id, match_id, start_seq, game, summary, updated_at FROM deals "
+                             "WHERE id = ?", (deal_id,))
+        return _deal(row) if row else None
+
+    # -- appending ------------------------------------------------------------------
+    def append(self, table_id: str, item: str | bytes | Mapping[str, Any] | Event, *,
+               judge: JudgeFn | None = None) -> Appended:
+        """Store one line durably and return its seq (and the verdicts ``judge`` gave)."""
+        return self.append_many(table_id, [item], judge=judge)[0]
+
+    def append_many(self, table_id: str, items: Iterable[str | bytes | Mapping[str, Any] | Event], *,
+                    judge: JudgeFn | None = None) -> list[Appended]:
+        """Store lines in one transaction (all or none), durable on return.  Blank lines
+        are not events (the spec ignores them) and raise ``ValueError``."""
+        lines = [to_line(item) for item in items]
+        if not lines:
+            return []
+        if any(not text for text in lines):
+            raise ValueError("a blank line is not an event")
+        if table_id not in self._known_tables:
+            self.ensure_table(table_id)
+        with self.transaction():
+            return self._append_in_tx(table_id, lines, judge)
+
+    def _append_in_tx(self, table_id: str, lines: list[str], judge: JudgeFn | None,
+                      recorded_at: Sequence[str] | None = None) -> list[Appended]:
+        n = len(lines)
+        row = self._execute("UPDATE card_tables SET next_seq = next_seq + ? WHERE id = ? "
+                            "RETURNING next_seq, open_match_id, open_deal_id", (n, table_id)).fetchone()
+        if row is None:
+            self._insert_table(table_id)
+            row = self._execute("UPDATE card_tables SET next_seq = next_seq + ? WHERE id = ? "
+                                "RETURNING next_seq, open_match_id, open_deal_id", (n, table_id)).fetchone()
+        first = int(row[0]) - n
+        match_id = row[1]
+        deal_id = row[2]
+        opened_deal = False
+        if match_id is None:
+            match_id = self._new_match(table_id, None)
+            deal_id = None
+        at = now_iso()
+        rows: list[tuple[Any, ...]] = []
+        verdict_rows: dict[int, tuple[Any, ...]] = {}
+        summaries: dict[int, dict[str, Any]] = {}
+        out: list[Appended] = []
+        for k, text in enumerate(lines):
+            seq = first + k
+            line = parse_line(seq, seq + 1, text)
+            cols = parsed_columns(line)
+            if isinstance(line.event, DealEvent):
+                deal_id = int(self._execute(
+                    "INSERT INTO deals (table_id, match_id, start_seq, game, updated_at) VALUES (?, ?, ?, ?, ?) "
+                    "RETURNING id", (table_id, match_id, seq, line.event.game[:100], at)).fetchone()[0])
+                opened_deal = True
+            rows.append((table_id, seq, text, cols["type"], cols["seat"], cols["status"], cols["code"],
+                         cols["reason"], cols["ref"], cols["who"], cols["why"], cols["source"],
+                         recorded_at[k] if recorded_at else at,
+                         match_id, deal_id))
+            verdicts: tuple[Verdict, ...] = ()
+            if judge is not None:
+                update = judge(seq, line)
+                verdicts = tuple(update.verdicts)
+                for v in verdicts:
+                    verdict_rows[v.i] = _verdict_row(table_id, v, at)
+                summaries.update(update.summaries)
+            out.append(Appended(table_id, seq, cols["status"], cols["code"], cols["reason"], match_id,
+                                deal_id, verdicts))
+        self._executemany(f"INSERT INTO events ({_EVENT_COLS}) VALUES "
+                          f"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        if verdict_rows:
+            self._upsert_verdicts(list(verdict_rows.values()))
+        if summaries:
+            self._executemany("UPDATE deals SET summary = ?, updated_at = ? WHERE table_id = ? AND start_seq = ?",
+                              [(json.dumps(s, ensure_ascii=False, default=str), at, table_id, start)
+                               for start, s in summaries.items()])
+        if opened_deal:
+            self._execute("UPDATE card_tables SET open_deal_id = ? WHERE id = ?", (deal_id, table_id))
+        return out
+
+    def _upsert_verdicts(self, rows: list[tuple[Any, ...]]) -> None:
+        self._executemany("INSERT INTO verdicts (table_id, seq, ok, code, facts, proven_at, updated_at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seq) DO UPDATE SET "
+                          "ok = excluded.ok, code = excluded.code, facts = excluded.facts, "
+                          "proven_at = excluded.proven_at, updated_at = excluded.updated_at", rows)
+
+    def replace_verdicts(self, table_id: str, verdicts: Iterable[Verdict],
+                         summaries: Mapping[int, dict[str, Any]]) -> None:
+        """Store a table's verdicts and deal summaries as re-judged from its whole log."""
+        at = now_iso()
+        with self.transaction():
+            self._execute("DELETE FROM verdicts WHERE table_id = ?", (table_id,))
+            rows = [_verdict_row(table_id, v, at) for v in verdicts]
+            if rows:
+                self._upsert_verdicts(rows)
+            if summaries:
+                self._executemany("UPDATE deals SET summary = ?, updated_at = ? WHERE table_id = ? AND start_seq = ?",
+                                  [(json.dumps(s, ensure_ascii=False, default=str), at, table_id, start)
+                                   for start, s in summaries.items()])
+
+    # -- reading --------------------------------------------------------------------
+    def events(self, table_id: str, start: int = 0, stop: int | None = None, *,
+               match_id: int | None = None, deal_id: int | None = None) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLS} FROM events WHERE table_id = ? AND seq >= ?"
+        params: list[Any] = [table_id, start]
+        if stop is not None:
+            sql += " AND seq < ?"
+            params.append(stop)
+        if match_id is not None:
+            sql += " AND match_id = ?"
+            params.append(match_id)
+        if deal_id is not None:
+            sql += " AND deal_id = ?"
+            params.append(deal_id)
+        return [StoredEvent(*r) for r in self.query(sql + " ORDER BY seq", params)]
+
+    def event(self, table_id: str, seq: int) -> StoredEvent | None:
+        rows = self.events(table_id, seq, seq + 1)
+        return rows[0] if rows else None
+
+    def lines(self, table_id: str) -> list[str]:
+        return [r[0] for r in self.query("SELECT line FROM events WHERE table_id = ? ORDER BY seq", (table_id,))]
+
+    def verdicts(self, table_id: str, start: int = 0, stop: int | None = None) -> dict[int, Verdict]:
+        sql = "SELECT seq, ok, code, facts, proven_at FROM verdicts WHERE table_id = ? AND seq >= ?"
+        params: list[Any] = [table_id, start]
+        if stop is not None:
+            sql += " AND seq < ?"
+            params.append(stop)
+        return {r[0]: verdict_from_row(*r) for r in self.query(sql + " ORDER BY seq", params)}
+
+    def count_events(self, table_id: str | None = None) -> int:
+        if table_id is None:
+            row = self.query_one("SELECT COUNT(*) FROM events")
+        else:
+            row = self.query_one("SELECT COUNT(*) FROM events WHERE table_id = ?", (table_id,))
+        return int(row[0]) if row else 0
+
+    def corrections(self, table_id: str | None = None) -> list[dict[str, Any]]:
+        """The audit trail of corrections: who, when, why, what was fixed and how."""
+        sql = ("SELECT table_id, seq, ref, who, why, recorded_at, status, correction, original, match_id, deal_id "
+               "FROM corrections")
+        params: tuple[Any, ...] = ()
+        if table_id is not None:
+            sql += " WHERE table_id = ?"
+            params = (table_id,)
+        keys = ("table_id", "seq", "ref", "who", "why", "recorded_at", "status", "correction", "original",
+                "match_id", "deal_id")
+        return [dict(zip(keys, r, strict=True)) for r in self.query(sql + " ORDER BY table_id, seq", params)]
+
+    # -- director's audit log -------------------------------------------------------
+    def log_action(self, action: str, outcome: str, *, actor: str | None = None, table_id: str | None = None,
+                   match_id: int | None = None, tournament_id: int | None = None,
+                   detail: Mapping[str, Any] | None = None) -> None:
+        with self.transaction():
+            self._execute("INSERT INTO audit (at, actor, action, outcome, table_id, match_id, tournament_id, detail) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          (now_iso(), actor, action, outcome, table_id, match_id, tournament_id,
+                           json.dumps(dict(detail or {}), ensure_ascii=False, default=str)))
+
+    def audit_log(self, *, tournament_id: int | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT id, at, actor, action, outcome, table_id, match_id, tournament_id, detail FROM audit WHERE 1 = 1"
+        params: list[Any] = []
+        if tournament_id is not None:
+            sql += " AND tournament_id = ?"
+            params.append(tournament_id)
+        if table_id is not None:
+            sql += " AND table_id = ?"
+            params.append(table_id)
+        keys = ("id", "at", "actor", "action", "outcome", "table_id", "match_id", "tournament_id", "detail")
+        out = []
+        for r in self.query(sql + " ORDER BY id", params):
+            item = dict(zip(keys, r, strict=True))
+            item["detail"] = json.loads(item["detail"] or "{}")
+            out.append(item)
+        return out
+
+
+def _verdict_row(table_id: str, v: Verdict, at: str) -> tuple[Any, ...]:
+    if v.fault is None:
+        return (table_id, v.i, 1, None, None, None, at)
+    return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, at)
+
+
+class SQLiteStore(EventStore):
+    dialect = "sqlite"
+    pk = "INTEGER PRIMARY KEY AUTOINCREMENT"
+
+    def __init__(self, path: str, *, sync: str = "full") -> None:
+        super().__init__()
+        if sync not in ("full", "normal"):
+            raise StoreError(f"sync must be 'full' or 'normal', got {sync!r}")
+        self.path = path
+        self.url = path
+        self.sync = sync
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=60)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open SQLite store {path}: {exc}") from exc
+        self._conn.execute("PRAGMA busy_timeout = 60000")
+        if path != ":memory:":
+            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"cannot put {path} in WAL mode (got {mode})")
+        self._conn.execute(f"PRAGMA synchronous = {'FULL' if sync == 'full' else 'NORMAL'}")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+
+    def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(sql, tuple(params))
+
+    def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._conn.executemany(sql, rows)
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        if self._conn.in_transaction:  # nested: the outer transaction commits
+            yield
+            return
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[None]:
+        yield
+
+    def _has_table(self, name: str) -> bool:
+        row = self._conn.execute("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?",
+                                 (name,)).fetchone()
+        return row is not None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class PostgresStore(EventStore):
+    dialect = "postgresql"
+    pk = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        try:
+            import psycopg
+        except ImportError as exc:  # pragma: no cover - depends on the installation
+            raise StoreError("PostgreSQL needs the psycopg package: pip install 'psycopg[binary]'") from exc
+        self.url = url
+        dsn = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        try:
+            self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=15)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
+        self._psycopg = psycopg
+        self._tx_depth = 0
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("%", "%%").replace("?", "%s")
+
+    def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(self._sql(sql), tuple(params))  # type: ignore[arg-type]
+
+    def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self._conn.cursor() as cur:
+            cur.executemany(self._sql(sql), [tuple(r) for r in rows])  # type: ignore[arg-type]
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        with self._conn.transaction():
+            yield
+
+    @contextmanager
+    def _read(self) -> Iterator[None]:
+        yield
+
+    def _lock_schema(self) -> None:
+        self._execute("SELECT pg_advisory_xact_lock(7262737)")
+
+    def _has_table(self, name: str) -> bool:
+        row = self._execute("SELECT to_regclass(?)", (name,)).fetchone()
+        return row is not None and row[0] is not None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def open_store(url_or_path: str | None = None, *, sync: str | None = None, rebuild: bool = True) -> EventStore:
+    """Open (creating or migrating) the store at a path or URL; ``None`` uses the default.
+
+    ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, a plain path and ``:memory:``
+    open SQLite; ``postgresql://user:pw@host:port/db`` opens PostgreSQL.
+    """
+    target = resolve_db(url_or_path)
+    store: EventStore
+    if is_postgres(target):
+        store = PostgresStore(target)
+    else:
+        path = target[len("sqlite:///"):] if target.startswith("sqlite:///") else target
+        if "://" in path:
+            raise StoreError(f"unknown store URL {target!r}: use a file path, sqlite:///PATH or postgresql://…")
+        mode = sync or os.environ.get("CARDREF_DB_SYNC", "full")
+        store = SQLiteStore(path, sync=mode.lower())
+    try:
+        stale = store._ensure_schema()
+        if stale and rebuild:
+            from .recorder import rejudge_table
+
+            for table_id in stale:
+                rejudge_table(store, table_id)
+    except BaseException:
+        store.close()
+        raise
+    return store

@@ -1,0 +1,213 @@
+"""The event store against both back ends: nothing lost, verdicts kept, resumable."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from cardref.engine.judge import judge_text
+from cardref.recorder import LockedError, Recorder, open_store, table_rows
+
+_spec = importlib.util.spec_from_file_location("recorder_logs", Path(__file__).with_name("logs.py"))
+logs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(logs)  # type: ignore[union-attr]
+
+LOG = logs.DEAL_GOUJI + logs.DEAL_GUAFENG
+
+
+def _verdicts_json(verdicts):
+    return [v.to_json("en") for v in verdicts]
+
+
+def test_append_keeps_every_line_and_parses_it(store):
+    out = [store.append("T1", line) for line in LOG]
+    assert [a.seq for a in out] == list(range(len(LOG)))
+    events = store.events("T1")
+    assert [e.line for e in events] == LOG
+    rejected = {e.seq: (e.code, e.reason) for e in events if e.status == "rejected"}
+    assert set(rejected) == {3, 4, 13, 15}
+    assert rejected[3][0] == "log.bad_json" and "line 4" in rejected[3][1]
+    assert rejected[4][0] == "event.bad_card" and "ZZ" in rejected[4][1]
+    assert rejected[15][0] == "log.unknown_type"
+    assert events[15].type == "explode"
+    assert (events[1].type, events[1].seat, events[1].source) == ("play", 0, "camera")
+    assert (events[7].ref, events[7].who, events[7].why) == (4, "referee Li", "camera misread 9H")
+    assert store.count_events("T1") == len(LOG)
+
+
+def test_blank_lines_are_not_events(store):
+    with pytest.raises(ValueError):
+        store.append("T1", "   \n")
+    assert store.count_events() == 0
+
+
+def test_hostile_input_is_stored_verbatim_as_rejected(store):
+    table = "T1'; DROP TABLE events; --"
+    lines = ['{"type":"play","seat":0,"cards":["3S"]} \x00 trailing', "\ud800 lone surrogate",
+             '{"type":"deal","game":"' + "x" * 5000 + '"}', "[" * 100000 + "]" * 100000,
+             b'{"type":"pass","seat":1}\xff'.decode("latin-1")]
+    for line in lines:
+        store.append(table, line)
+    events = store.events(table)
+    assert len(events) == len(lines)
+    assert "\x00" not in events[0].line and events[0].status == "rejected"
+    assert events[1].status == "rejected"
+    assert events[3].status == "rejected" and len(events[3].line) == 200000
+    assert store.count_events() == len(lines)
+    assert store.tables()[0].id == table
+
+
+def test_matches_and_deals(store):
+    store.append_many("T1", logs.DEAL_GOUJI)
+    second = store.start_match("T1", "round 2")
+    store.append_many("T1", logs.DEAL_GUAFENG)
+    matches = store.matches(table_id="T1")
+    assert [m.id for m in matches][-1] == second and len(matches) == 2
+    assert matches[0].ended_at is not None and matches[1].ended_at is None
+    deals = store.deals(table_id="T1")
+    assert [(d.start_seq, d.game, d.match_id) for d in deals] == [
+        (0, "gouji-shandong", matches[0].id), (10, "guafeng-zibo", second)]
+    assert [e.seq for e in store.events("T1", match_id=second)] == list(range(10, 16))
+    assert [e.seq for e in store.events("T1", deal_id=deals[0].id)] == list(range(10))
+
+
+def test_recorder_verdicts_equal_the_offline_judge(store):
+    rec = Recorder(store)
+    shown = []
+    for line in LOG:
+        done = rec.record("T1", line)
+        shown.append(done.seq)
+        assert any(v.i == done.seq for v in done.verdicts)
+    offline = judge_text(LOG)
+    stored = store.verdicts("T1")
+    assert _verdicts_json(stored[i] for i in range(len(LOG))) == _verdicts_json(offline.verdicts)
+    deals = store.deals(table_id="T1")
+    assert [d.summary for d in deals] == offline.summary()["deals"]
+    rows = table_rows(store, "T1", lang="en")
+    assert rows[4]["ok"] is True  # the correction fixed the misread card
+    assert rows[6]["ok"] is True  # the seat correction fixed seat 9
+    assert rows[3]["ok"] is False and rows[3]["code"] == "log.bad_json"
+
+
+def test_resume_after_restart_continues_the_deal(store_url):
+    with open_store(store_url) as first:
+        rec = Recorder(first)
+        for line in LOG[:8]:
+            rec.record("T1", line)
+    with open_store(store_url) as again:
+        rec = Recorder(again)
+        assert len(rec.live("T1").lines) == 8
+        for line in LOG[8:]:
+            rec.record("T1", line)
+        offline = judge_text(LOG)
+        stored = again.verdicts("T1")
+        assert _verdicts_json(stored[i] for i in range(len(LOG))) == _verdicts_json(offline.verdicts)
+        assert rec.state("T1") == _state_of(LOG)
+
+
+def _state_of(lines):
+    from cardref.engine.judge import LiveJudge
+
+    live = LiveJudge()
+    for line in lines:
+        live.feed_text(line)
+    return live.state()
+
+
+def test_corrections_audit_trail(store):
+    rec = Recorder(store)
+    for line in logs.DEAL_GOUJI[:7]:
+        rec.record("T1", line)
+    with pytest.raises(ValueError):
+        rec.correct("T1", 4, who="", why="x", cards=["9H"])
+    with pytest.raises(ValueError):
+        rec.correct("T1", 99, who="Li", why="x", cards=["9H"])
+    done = rec.correct("T1", 4, who="Li", why="misread", cards=["9H", "9S"])
+    trail = store.corrections("T1")
+    assert len(trail) == 1
+    entry = trail[0]
+    assert (entry["seq"], entry["ref"], entry["who"], entry["why"]) == (done.seq, 4, "Li", "misread")
+    assert entry["original"] == logs.DEAL_GOUJI[4]
+    assert json.loads(entry["correction"])["cards"] == ["9H", "9S"]
+    assert entry["recorded_at"]
+    assert store.verdicts("T1")[4].ok
+    assert [a["action"] for a in store.audit_log(table_id="T1")] == ["correct"]
+
+
+def test_confirmed_results_refuse_corrections_without_authorisation(store):
+    rec = Recorder(store)
+    for line in logs.DEAL_GOUJI[:5]:
+        rec.record("T1", line)
+    match_id = store.events("T1")[0].match_id
+    store.confirm_match(match_id, "director Wang")
+    with pytest.raises(LockedError):
+        rec.correct("T1", 4, who="Li", why="late", cards=["9H", "9S"])
+    assert store.count_events("T1") == 5
+    audit = store.audit_log(table_id="T1")
+    assert audit[-1]["outcome"].startswith("refused")
+    rec.correct("T1", 4, who="Li", why="late", cards=["9H", "9S"], authorized_by="director Wang")
+    assert store.verdicts("T1")[4].ok
+    # new events after confirmation open a new match
+    done = rec.record("T1", logs.DEAL_GUAFENG[0])
+    assert done.appended.match_id != match_id
+
+
+def test_concurrent_writers_lose_and_duplicate_nothing(store_url):
+    per_writer = 60
+    errors: list[BaseException] = []
+
+    def writer(table: str) -> None:
+        try:
+            with open_store(store_url) as s:
+                for k in range(per_writer):
+                    s.append(table, {"type": "pass", "seat": k % 4, "n": k})
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    with open_store(store_url):
+        pass
+    threads = [threading.Thread(target=writer, args=(t,)) for t in ("A", "B", "C", "A")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    with open_store(store_url) as s:
+        for table, writers in (("A", 2), ("B", 1), ("C", 1)):
+            events = s.events(table)
+            assert [e.seq for e in events] == list(range(per_writer * writers))
+            ns = sorted(json.loads(e.line)["n"] for e in events)
+            assert ns == sorted(list(range(per_writer)) * writers)
+
+
+def test_newer_store_is_refused(tmp_path):
+    import sqlite3
+
+    from cardref.recorder import StoreError
+
+    path = tmp_path / "future.db"
+    with open_store(str(path)):
+        pass
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE schema_version SET version = 99")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="newer"):
+        open_store(str(path))
+
+
+def test_default_path_follows_xdg_and_env(monkeypatch, tmp_path):
+    from cardref.recorder.paths import resolve_db
+
+    monkeypatch.delenv("CARDREF_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert resolve_db() == str(tmp_path / "cardref" / "cardref.db")
+    monkeypatch.setenv("CARDREF_DB", "/x/y.db")
+    assert resolve_db() == "/x/y.db"
+    assert resolve_db("/explicit.db") == "/explicit.db"
+    with open_store(str(tmp_path / "a" / "b.db")) as s:
+        assert s.query_one("PRAGMA journal_mode")[0] == "wal"
+        assert s.query_one("PRAGMA synchronous")[0] == 2  # FULL
