@@ -144,8 +144,10 @@ class Judge:
         if referee is None:
             self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, rules), False, table, hands))
             return Fault("judge.game_unsupported", {"game": deal.game})
+        previous = self.current.referee if self.current is not None and self.current.judged else None
         self.deals.append(DealRun(i, deal, referee, True, table, hands))
-        return None
+        opening = referee.opening_faults(previous)
+        return opening[0] if opening else None
 
     def _generic(self, run: DealRun, event: AnyEvent) -> Fault | None:
         seat = getattr(event, "seat", None)

@@ -36,6 +36,12 @@ class DealReferee(ABC):
     def summary(self) -> dict[str, Any]:
         """The deal's summary object for the judge output (spec: "Judge output")."""
 
+    def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
+        """Faults of the ``deal`` event itself, given the deal before it in the same log
+        (``None`` for the first): bad options, or a level/dealer the previous deal's result
+        contradicts in a match of several deals.  Default: deals are independent."""
+        return []
+
     def state(self) -> dict[str, Any]:
         """A JSON-able snapshot for the dashboard (who is to play, scores …)."""
         return {"game": self.deal.game}

@@ -1,5 +1,20 @@
-"""升级 family (刮风, 炒地皮): four seats, two decks.  Rules: not implemented yet."""
+"""升级 family: 刮风 (Zibo) and 炒地皮 (暗炒, 扛旗, 明炒 rooms).  Four seats, two decks.
 
+One referee (:mod:`.referee`) plays every game; what differs is data in
+:mod:`.settings`.  Modules: ``order`` (card order of a deal), ``combos`` (what cards make),
+``compare`` (who wins, 毙/盖毙), ``follow`` (following rules), ``throws`` (甩牌), ``points``
+(points and the bottom), ``levels`` (level tables and must-play levels), ``declares``
+(亮主/冲主/续牌/粘牌/反主/抄底/回头望), ``simulate`` (random legal deals), ``messages``.
+"""
+
+from ..decks import TWO_DECKS
 from ..referee import GameRules
+from .referee import make_referee
+from .settings import ANCHAO, GUAFENG, KANGQI, MINGCHAO
 
-GAMES: tuple[GameRules, ...] = ()
+GAMES: tuple[GameRules, ...] = (
+    GameRules("guafeng-zibo", 4, TWO_DECKS, GUAFENG, make_referee, "shengji", "淄博刮风", "Guafeng (Zibo)"),
+    GameRules("chaodipi-anchao", 4, TWO_DECKS, ANCHAO, make_referee, "shengji", "炒地皮·暗炒", "Chaodipi (hidden)"),
+    GameRules("chaodipi-kangqi", 4, TWO_DECKS, KANGQI, make_referee, "shengji", "炒地皮·扛旗", "Chaodipi (flag)"),
+    GameRules("chaodipi-mingchao", 4, TWO_DECKS, MINGCHAO, make_referee, "shengji", "炒地皮·明炒", "Chaodipi (open)"),
+)

@@ -1,0 +1,576 @@
+"""The referee of one 升级-family deal (刮风, 炒地皮): feed events, get faults and the state.
+
+``state()`` returns a JSON-able dict with these keys:
+
+``game``, ``dealer`` (seat), ``dealer_team`` / ``attackers`` (seat lists), ``level`` (rank code or
+``null`` in 扛旗), ``trump`` (suit letter or ``null`` for 无主), ``leader`` (seat leading the trick
+in progress), ``to_play`` (seat expected next, ``null`` when the deal is over), ``trick``
+(``[{"seat", "cards"}]`` so far), ``tricks`` (history: ``[{"leader", "plays", "winner", "points"}]``),
+``attacker_points`` (from tricks), ``penalty_points`` (甩错, ±10 a card), ``bonus_points``
+(逼红5/保红5, 暗炒 炒底失败), ``cards_left`` (per seat), ``hands_known`` (seats with a ``hand``
+event), ``complete``, ``bottom`` / ``bottom_points`` / ``bottom_multiplier`` once scored,
+``final_points``, ``level_change``, ``team_levels`` (``{"0": "7", "1": "A"}``, rank codes, when known).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card, Rank, Suit, format_cards
+from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
+from ..referee import DealReferee, GameRules
+from ..verdict import Fault
+from . import messages as _messages  # noqa: F401  (registers the fault sentences)
+from .combos import Combo, Kind, classify
+from .compare import contest_key
+from .declares import DeclareState, judge_declare
+from .follow import follow_fault, is_imperfect
+from .levels import TeamLevel, advance, level_index, table_outcome
+from .order import TrumpOrder
+from .points import BottomResult, points, score_bottom
+from .settings import ShengjiSettings
+from .throws import throw_failure
+
+_RANKS = {r.code: r for r in Rank if not r.is_joker}
+_RANKS["T"] = Rank.TEN
+HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
+
+
+@dataclass
+class Played:
+    seat: int
+    cards: tuple[Card, ...]
+    combo: Combo
+    i: int
+
+
+@dataclass
+class OpenCheck:
+    """A follow that later cards may prove wrong: the cards the seat is known to have held then."""
+
+    i: int
+    seat: int
+    lead: Combo
+    played: tuple[Card, ...]
+    known: list[Card]
+
+
+@dataclass
+class OpenThrow:
+    i: int
+    seat: int
+    combo: Combo
+    known: dict[int, list[Card]] = field(default_factory=dict)
+
+
+@dataclass
+class MatchState:
+    """Levels of both teams (``None`` where unknown) and who deals, before or after a deal."""
+
+    levels: dict[int, TeamLevel | None]
+    dealer: int
+    flag_next: bool = False
+
+
+class ShengjiReferee(DealReferee):
+    def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
+        super().__init__(deal, index, rules)
+        s: ShengjiSettings = rules.settings
+        self.settings = s
+        self.option_faults: list[Fault] = []
+        opts = deal.options
+        self.flag = bool(opts.get("flag") or opts.get("kangqi")) and s.flag_deal
+        self.dealer = self._option_dealer(opts.get("dealer", 0))
+        self.level = None if self.flag else self._option_level(opts.get("level"))
+        self.trump = self._option_trump(opts.get("trump"))
+        self.order = TrumpOrder(s, self.level, self.trump)
+        self.dealer_team = (self.dealer, (self.dealer + 2) % 4)
+        self.attackers = ((self.dealer + 1) % 4, (self.dealer + 3) % 4)
+        default = s.hand_size + (s.bottom_size // 4 if self.flag else 0)
+        self.bottom_size = 0 if self.flag else s.bottom_size
+        self.sizes = tuple(deal.hand_sizes) if deal.hand_sizes else (default,) * 4
+        self.left = list(self.sizes)
+        self.hands: dict[int, Counter[Card]] = {}
+        self.played_by: dict[int, list[Card]] = {seat: [] for seat in range(4)}
+        self.trick: list[Played] = []
+        self.best: int = 0
+        self.best_key: tuple[int, tuple[int, ...]] | None = None
+        self.leader = self.dealer
+        self.history: list[dict[str, Any]] = []
+        self.last_trick: list[Played] = []
+        self.last_winner: int | None = None
+        self.attacker_points = 0
+        self.penalty_points = 0
+        self.red_five_points = 0
+        self.open_checks: dict[int, list[OpenCheck]] = {seat: [] for seat in range(4)}
+        self.open_throws: list[OpenThrow] = []
+        self.bottom: tuple[Card, ...] | None = None
+        self.bottom_result: BottomResult | None = None
+        self.declares = DeclareState()
+        self.trump_checked = False
+        self.started = False
+        self.match_before: MatchState | None = None
+        self.menpai = bool(opts.get("menpai"))
+
+    # -- options -------------------------------------------------------------------------
+    def _option_dealer(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
+            self.option_faults.append(Fault("shengji.bad_option", {"key": "dealer", "value": value,
+                                                                   "why": "a seat 0-3"}))
+            return 0
+        return value
+
+    def _option_level(self, value: Any) -> Rank | None:
+        rank = _RANKS.get(str(value).upper()) if value is not None else None
+        if rank is None:
+            self.option_faults.append(Fault("shengji.bad_option", {"key": "level", "value": value,
+                                                                   "why": "a rank 2-10, J, Q, K or A"}))
+            return self.settings.level_sequence[0]
+        return rank
+
+    def _option_trump(self, value: Any) -> Suit | None:
+        if value is None:
+            if not self.settings.allow_no_trump and not self.flag:
+                self.option_faults.append(Fault("shengji.bad_option", {"key": "trump", "value": value,
+                                                                       "why": "this game always has a trump suit"}))
+            return None
+        if isinstance(value, str) and value.upper() in ("S", "H", "D", "C"):
+            if self.flag:
+                self.option_faults.append(Fault("chaodipi.flag_deal_expected", {}))
+                return None
+            return Suit(value.upper())
+        self.option_faults.append(Fault("shengji.bad_option", {"key": "trump", "value": value,
+                                                               "why": "S, H, D, C or null"}))
+        return None
+
+    # -- match ---------------------------------------------------------------------------
+    def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
+        faults = list(self.option_faults)
+        s = self.settings
+        levels: dict[int, TeamLevel | None] = {0: None, 1: None}
+        prev_after = previous.match_after() if isinstance(previous, ShengjiReferee) and \
+            previous.settings is s else None
+        team = self.dealer % 2
+        if prev_after is not None:
+            levels = dict(prev_after.levels)
+            if self.dealer != prev_after.dealer:
+                faults.append(Fault("shengji.wrong_next_dealer", {"expected": prev_after.dealer, "got": self.dealer}))
+            if s.flag_deal and prev_after.flag_next != self.flag:
+                faults.append(Fault("chaodipi.flag_deal_expected", {}))
+            expected = levels.get(team)
+            if expected is not None and self.level is not None and not self.flag:
+                want = expected
+                if self.menpai and want.index > 0:
+                    want = TeamLevel(want.index - 1, want.round)
+                if self.level != want.rank(s):
+                    faults.append(Fault("shengji.wrong_next_level", {"expected": want.rank(s).code,
+                                                                     "got": self.level.code}))
+        if self.level is not None and self.level in s.level_sequence:
+            current = levels.get(team)
+            rnd = current.round if current is not None else 1
+            levels[team] = TeamLevel(level_index(self.level, s), rnd)
+            if prev_after is None and self.level == s.level_sequence[0]:
+                levels[1 - team] = TeamLevel(0, 1)
+        self.match_before = MatchState(levels, self.dealer, self.flag)
+        return faults
+
+    def match_after(self) -> MatchState | None:
+        """Levels and next dealer once this deal is complete (``None`` while it is not)."""
+        change = self._level_change()
+        if change is None or self.match_before is None:
+            return None
+        levels = dict(self.match_before.levels)
+        for team_key, rank_code in change.get("levels_after", {}).items():
+            team = int(team_key)
+            if rank_code is None:
+                levels[team] = None
+            else:
+                levels[team] = TeamLevel(*rank_code)
+        return MatchState(levels, change["next_dealer"], change.get("flag_next", False))
+
+    # -- feeding -------------------------------------------------------------------------
+    def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        if isinstance(event, PlayEvent):
+            return self._play(i, event)
+        if isinstance(event, HandEvent):
+            return self._hand(event)
+        if isinstance(event, BottomEvent):
+            return self._bottom(event)
+        if isinstance(event, DeclareEvent):
+            if self.started and event.what.lower() != "out":
+                return [Fault("shengji.declare_after_play", {"what": event.what})]
+            fault = judge_declare(i, event, self.declares, self.order, self.dealer, self.attackers)
+            if event.what.lower() == "menpai" and fault is None:
+                self.menpai = True
+            return [fault] if fault else []
+        if isinstance(event, PassEvent):
+            return [Fault("shengji.pass_not_allowed", {"seat": event.seat})]
+        return []
+
+    @property
+    def complete(self) -> bool:
+        return not any(self.left) and not self.trick
+
+    def to_play(self) -> int | None:
+        if self.complete:
+            return None
+        return (self.leader + len(self.trick)) % 4
+
+    def _hand(self, ev: HandEvent) -> list[Fault]:
+        faults: list[Fault] = []
+        if ev.seat in self.hands:
+            return [Fault("shengji.hand_twice", {"seat": ev.seat})]
+        held = Counter(ev.cards)
+        played = Counter(self.played_by[ev.seat])
+        if played - held:
+            faults.append(Fault("shengji.hand_after_play", {"seat": ev.seat, "cards": list((played - held).elements())}))
+        if len(ev.cards) != self.sizes[ev.seat]:
+            faults.append(Fault("hand.wrong_size", {"seat": ev.seat, "got": len(ev.cards),
+                                                    "expected": self.sizes[ev.seat]}))
+        held.subtract(played)
+        self.hands[ev.seat] = +held
+        burier = self.declares.burier if self.declares.burier is not None else self.dealer
+        if self.settings.bury_all_jokers and ev.seat == burier:
+            jokers = [c for c in ev.cards if c.is_joker]
+            if len(jokers) > self.declares.shown_jokers[ev.seat]:
+                faults.append(Fault("guafeng.jokers_not_buried", {"seat": ev.seat, "cards": jokers}))
+        return faults
+
+    def _bottom(self, ev: BottomEvent) -> list[Fault]:
+        if self.bottom is not None:
+            return [Fault("shengji.bottom_twice", {})]
+        self.bottom = ev.cards
+        if self.flag and ev.cards:
+            return [Fault("chaodipi.flag_no_bottom", {})]
+        if len(ev.cards) != self.bottom_size:
+            return [Fault("shengji.bottom_wrong_size", {"expected": self.bottom_size, "got": len(ev.cards)})]
+        if self.complete:
+            self._score_bottom()
+        return []
+
+    def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
+        seat, cards = ev.seat, ev.cards
+        faults: list[Fault] = []
+        if self.complete:
+            return [Fault("shengji.play_after_end", {"seat": seat})]
+        if not self.started:
+            self.started = True
+            faults.extend(self._check_declared_trump(i))
+        expected = self.to_play()
+        if seat != expected:
+            if any(p.seat == seat for p in self.trick):
+                return [Fault("shengji.out_of_turn", {"expected": expected, "seat": seat}), *faults]
+            faults.insert(0, Fault("shengji.out_of_turn", {"expected": expected, "seat": seat}))
+        hand = self.hands.get(seat)
+        if hand is not None:
+            missing = Counter(cards) - hand
+            if missing:
+                faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
+        if len(cards) > self.left[seat]:
+            faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": self.left[seat], "got": len(cards)}))
+        held_before = list(hand.elements()) if hand is not None else None
+        if self.settings.bury_all_jokers and hand is None:
+            burier = self.declares.burier if self.declares.burier is not None else self.dealer
+            if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
+                faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
+                                                                  "cards": [c for c in cards if c.is_joker]}))
+        if not self.trick:
+            faults.extend(self._lead(i, seat, cards, held_before))
+        else:
+            faults.extend(self._follow(i, seat, cards, held_before))
+        # bookkeeping: the seat no longer holds these cards
+        self.played_by[seat].extend(cards)
+        self.left[seat] = max(0, self.left[seat] - len(cards))
+        if hand is not None:
+            hand.subtract(cards)
+            self.hands[seat] = +hand
+        faults.extend(self._prove(i, seat, cards))
+        if len(self.trick) == 4:
+            self._finish_trick()
+        return faults
+
+    def _lead(self, i: int, seat: int, cards: tuple[Card, ...], held: list[Card] | None) -> list[Fault]:
+        faults: list[Fault] = []
+        combo = classify(cards, self.order)
+        if combo.kind == Kind.MIXED:
+            faults.append(Fault("shengji.lead_mixed", {"cards": list(cards)}))
+            first = self.order.group[cards[0]]
+            combo = Combo(Kind.THROW, first, combo.cards, (0,), combo.structure)
+        elif combo.kind == Kind.THROW:
+            if not self.settings.throws:
+                faults.append(Fault("shengji.throw_not_allowed", {"cards": list(cards)}))
+            else:
+                combo, fault = self._judge_throw(i, seat, combo)
+                if fault is not None:
+                    faults.append(fault)
+        self.trick.append(Played(seat, cards, combo, i))
+        self.best = 0
+        self.best_key = contest_key(combo, combo, self.order)
+        return faults
+
+    def _judge_throw(self, i: int, seat: int, combo: Combo) -> tuple[Combo, Fault | None]:
+        known = {s: list(h.elements()) for s, h in self.hands.items() if s != seat}
+        failure = throw_failure(combo, known, self.order)
+        if failure is None:
+            unknown = [s for s in range(4) if s != seat and s not in self.hands]
+            if unknown:
+                self.open_throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
+            return combo, None
+        penalty = self._throw_penalty(seat, combo.size)
+        forced = classify(failure.forced, self.order)
+        return forced, Fault("shengji.failed_throw", {"seat": seat, "beaten_by": failure.beaten_by,
+                                                      "unit": failure.unit_kind.value, "forced": list(failure.forced),
+                                                      "penalty": abs(penalty)})
+
+    def _throw_penalty(self, seat: int, cards: int) -> int:
+        points_each = self.settings.throw_penalty
+        delta = -points_each * cards if seat in self.attackers else points_each * cards
+        self.penalty_points += delta
+        return delta
+
+    def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: list[Card] | None) -> list[Fault]:
+        faults: list[Fault] = []
+        lead = self.trick[0].combo
+        if len(cards) != lead.size:
+            faults.append(Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)}))
+        elif held is not None:
+            fault = follow_fault(seat, lead, cards, held, self.order)
+            if fault is not None:
+                faults.append(fault)
+        elif is_imperfect(lead, cards, self.order):
+            self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))
+        combo = classify(cards, self.order)
+        self.trick.append(Played(seat, cards, combo, i))
+        key = contest_key(combo, lead, self.order) if len(cards) == lead.size else None
+        if key is not None and self.best_key is not None and key > self.best_key:
+            self.best = len(self.trick) - 1
+            self.best_key = key
+        return faults
+
+    def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
+        """Re-check earlier follows and throws with the cards ``seat`` has now shown."""
+        out: list[Fault] = []
+        checks = self.open_checks[seat]
+        if checks:
+            keep = []
+            for check in checks:
+                if check.i == i:
+                    keep.append(check)
+                    continue
+                check.known.extend(cards)
+                fault = follow_fault(seat, check.lead, check.played, [*check.played, *check.known], self.order)
+                if fault is None:
+                    keep.append(check)
+                else:
+                    out.append(Fault(fault.code, fault.facts, check.i, i))
+            self.open_checks[seat] = keep
+        if self.open_throws:
+            keep_throws = []
+            for throw in self.open_throws:
+                if seat not in throw.known:
+                    keep_throws.append(throw)
+                    continue
+                throw.known[seat].extend(cards)
+                failure = throw_failure(throw.combo, {seat: throw.known[seat]}, self.order)
+                if failure is None:
+                    keep_throws.append(throw)
+                    continue
+                penalty = self._throw_penalty(throw.seat, throw.combo.size)
+                out.append(Fault("shengji.failed_throw", {
+                    "seat": throw.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
+                    "forced": list(failure.forced), "penalty": abs(penalty)}, throw.i, i))
+            self.open_throws = keep_throws
+        return out
+
+    def _finish_trick(self) -> None:
+        winner = self.trick[self.best].seat
+        pts = sum(points(p.cards) for p in self.trick)
+        if winner in self.attackers:
+            self.attacker_points += pts
+        bonus = self.settings.red_five_bonus
+        if bonus:
+            for p in self.trick:
+                n = p.cards.count(HEART_FIVE)
+                if n and (p.seat % 2) != (winner % 2):  # 逼红5: forced out under the other side
+                    self.red_five_points += -bonus * n if p.seat in self.attackers else bonus * n
+        self.history.append({"leader": self.leader, "winner": winner, "points": pts,
+                             "plays": [{"seat": p.seat, "cards": format_cards(p.cards), "i": p.i} for p in self.trick]})
+        self.last_trick = self.trick
+        self.last_winner = winner
+        self.leader = winner
+        self.trick = []
+        self.best_key = None
+        if not any(self.left):
+            self._deal_over()
+
+    def _deal_over(self) -> None:
+        bonus = self.settings.red_five_bonus
+        if bonus and self.last_trick:
+            lead = self.last_trick[0]
+            if lead.cards and all(c == HEART_FIVE for c in lead.cards) and lead.seat == self.last_winner:
+                n = len(lead.cards)  # 保红5: the seat that won the trick before leads its last ♥5(s)
+                self.red_five_points += bonus * n if lead.seat in self.attackers else -bonus * n
+        if self.bottom is not None or self.bottom_size == 0:
+            self._score_bottom()
+
+    def _score_bottom(self) -> None:
+        if not self.last_trick:
+            return
+        win = next(p for p in self.last_trick if p.seat == self.last_winner)
+        self.bottom_result = score_bottom(self.bottom or (), win.cards, self.last_winner in self.attackers,
+                                          self.order)
+
+    def _check_declared_trump(self, i: int) -> list[Fault]:
+        cur = self.declares.current
+        if cur is None or cur.any_suit or self.declares.last_i is None:
+            return []
+        if cur.suit != self.trump:
+            return [Fault("shengji.trump_contradicts_declare", {
+                "trump": self.trump.value if self.trump else "无主",
+                "declared": cur.suit.value if cur.suit else "无主"}, self.declares.last_i, i)]
+        return []
+
+    # -- results -------------------------------------------------------------------------
+    @property
+    def bonus_points(self) -> int:
+        return self.red_five_points + self.declares.chaodi_points
+
+    def final_points(self) -> int:
+        scored = self.bottom_result.scored if self.bottom_result else 0
+        return self.attacker_points + self.penalty_points + self.bonus_points + scored
+
+    def _level_change(self) -> dict[str, Any] | None:
+        if not self.complete or (self.bottom_result is None and self.bottom_size):
+            return None
+        s = self.settings
+        final = self.final_points()
+        take_at = s.flag_take_deal_at if self.flag else None
+        outcome = table_outcome(final, s, take_at)
+        before = self.match_before.levels if self.match_before else {0: None, 1: None}
+        levels = dict(before)
+        dealer_t, attack_t = self.dealer % 2, 1 - self.dealer % 2
+        up_team = dealer_t if outcome.dealer_keeps else attack_t
+        change: dict[str, Any] = {
+            "team": list(self.dealer_team if outcome.dealer_keeps else self.attackers),
+            "levels": outcome.levels,
+            "dealer_keeps": outcome.dealer_keeps,
+            "next_dealer": (self.dealer + 2) % 4 if outcome.dealer_keeps else (self.dealer + 1) % 4,
+        }
+        flag_next = False
+        if self.flag:
+            outcome_levels = 0
+            change["levels"] = outcome_levels
+            if outcome.dealer_keeps:
+                change["match_won"] = list(self.dealer_team)
+                levels = {0: TeamLevel(0, 1), 1: TeamLevel(0, 1)}
+        elif levels.get(up_team) is not None and outcome.levels:
+            new, passed = advance(levels[up_team], outcome.levels, s)  # type: ignore[arg-type]
+            levels[up_team] = new
+            flag_next = passed and s.flag_deal
+        elif outcome.levels == 0 and s.flag_deal and not outcome.dealer_keeps:
+            flag_next = False
+        specials = self._specials(final)
+        for team, level, note in specials:
+            levels[team] = level
+            change.setdefault("special", []).append(note)
+        if flag_next:
+            change["flag_next"] = True
+        next_team = change["next_dealer"] % 2
+        nxt = levels.get(next_team)
+        change["next_level"] = nxt.rank(s).code if nxt is not None else None
+        change["levels_after"] = {str(t): ((lv.index, lv.round) if lv is not None else None)
+                                  for t, lv in levels.items()}
+        return change
+
+    def _specials(self, final: int) -> list[tuple[int, TeamLevel, str]]:
+        """上天入地, 刮风's J/K 扣底 pull-backs, 明炒's J到底: levels set outright."""
+        s = self.settings
+        out: list[tuple[int, TeamLevel, str]] = []
+        if not self.last_trick or self.last_winner is None:
+            return out
+        win = next(p for p in self.last_trick if p.seat == self.last_winner)
+        attackers_won = self.last_winner in self.attackers
+        dealer_t, attack_t = self.dealer % 2, 1 - self.dealer % 2
+        round_now = 1
+        if self.match_before and self.match_before.levels.get(dealer_t) is not None:
+            round_now = self.match_before.levels[dealer_t].round  # type: ignore[union-attr]
+        if attackers_won and self.level is not None:
+            for level, count, back in s.pullbacks:
+                if self.level == level and len(win.cards) == count and all(c.rank == level for c in win.cards):
+                    out.append((dealer_t, TeamLevel(level_index(back, s), round_now),
+                                f"扣底 {count}×{level.code}: dealer side back to {back.code}"))
+            for level, rank, back in s.j_to_bottom:
+                if (self.level == level and final >= s.take_deal_at and 1 <= len(win.cards) <= 2
+                        and all(c.rank == rank for c in win.cards) and len(set(win.cards)) == 1
+                        and (rank != Rank.ACE or len(win.cards) == 2)):
+                    out.append((dealer_t, TeamLevel(level_index(back, s), round_now),
+                                f"J到底: dealer side to {back.code}"))
+        result = self.bottom_result
+        if result is not None and result.shangtian is not None:
+            loser = dealer_t if result.shangtian == "attackers" else attack_t
+            top = len(s.level_sequence) - 1
+            out.append((loser, TeamLevel(0, 1), "上天入地: down to 2"))
+            out.append((1 - loser, TeamLevel(top, 3 if s.must_play_ace_in_round else 1), "上天入地: up to A"))
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        result = self.bottom_result
+        change = self._level_change()
+        out: dict[str, Any] = {
+            "dealer": self.dealer,
+            "level": self.level.code if self.level else None,
+            "trump": self.trump.value if self.trump else None,
+            "complete": self.complete,
+            "tricks": len(self.history),
+            "attacker_points": self.attacker_points,
+            "penalty_points": self.penalty_points,
+            "bonus_points": self.bonus_points,
+            "bottom_points": result.points if result else None,
+            "bottom_multiplier": result.multiplier if result else None,
+            "final_points": self.final_points() if self.complete else None,
+            "level_change": None,
+        }
+        if self.flag:
+            out["flag"] = True
+        if change is not None:
+            public = {k: v for k, v in change.items() if k != "levels_after"}
+            out["level_change"] = public
+            if result is not None and result.shangtian:
+                out["shangtian"] = result.shangtian
+        return out
+
+    def state(self) -> dict[str, Any]:
+        s = self.settings
+        levels = self.match_before.levels if self.match_before else {}
+        result = self.bottom_result
+        return {
+            "game": self.deal.game,
+            "dealer": self.dealer,
+            "dealer_team": list(self.dealer_team),
+            "attackers": list(self.attackers),
+            "level": self.level.code if self.level else None,
+            "trump": self.trump.value if self.trump else None,
+            "leader": self.leader,
+            "to_play": self.to_play(),
+            "trick": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in self.trick],
+            "winning": self.trick[self.best].seat if self.trick else None,
+            "tricks": self.history,
+            "attacker_points": self.attacker_points,
+            "penalty_points": self.penalty_points,
+            "bonus_points": self.bonus_points,
+            "cards_left": list(self.left),
+            "hands_known": sorted(self.hands),
+            "complete": self.complete,
+            "bottom": format_cards(self.bottom) if self.bottom is not None else None,
+            "bottom_points": result.points if result else None,
+            "bottom_multiplier": result.multiplier if result else None,
+            "final_points": self.final_points() if self.complete else None,
+            "level_change": self.summary()["level_change"] if self.complete else None,
+            "team_levels": {str(t): (lv.rank(s).code if lv is not None else None) for t, lv in levels.items()},
+        }
+
+
+def make_referee(deal: DealEvent, index: int, rules: GameRules) -> ShengjiReferee:
+    return ShengjiReferee(deal, index, rules)

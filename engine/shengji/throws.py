@@ -1,0 +1,55 @@
+"""甩牌 (throws): is every unit of a throw the largest of its kind among the other hands?
+
+A throw fails (甩错, 003 line 58) when another seat holds, in the same group, a single, a
+pair or a tractor of the same length that beats one of its units.  The same test runs
+on full hands at once and on the cards seen so far (a later play proves the failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import Card
+from .combos import Combo, Kind, structure, units
+from .order import TrumpOrder
+
+
+@dataclass(frozen=True)
+class ThrowFailure:
+    beaten_by: int
+    unit_kind: Kind
+    forced: tuple[Card, ...]     # the unit the thrower has to play instead
+
+
+def _beats_unit(kind: Kind, unit: tuple[Card, ...], cards: Sequence[Card], order: TrumpOrder) -> bool:
+    strength = order.strength
+    if kind == Kind.SINGLE:
+        top = strength[unit[0]]
+        return any(strength[c] > top for c in cards)
+    st = structure(cards, order)
+    if kind == Kind.PAIR:
+        top = strength[unit[0]]
+        pairs = [*st.pairs, *(p for t in st.tractors for p in t.pairs)]
+        return any(strength[p] > top for p in pairs)
+    mine = structure(unit, order).tractors[0]
+    return any(t.length >= mine.length and t.key > mine.key for t in st.tractors)
+
+
+def throw_failure(throw: Combo, others: dict[int, Sequence[Card]], order: TrumpOrder) -> ThrowFailure | None:
+    """The first unit another seat can beat, with the unit the thrower must play instead."""
+    group_of = order.group
+    beaten: list[tuple[int, Kind, tuple[Card, ...]]] = []
+    parts = units(throw)
+    for seat, held in others.items():
+        cards = [c for c in held if group_of[c] == throw.group]
+        if not cards:
+            continue
+        for kind, unit in parts:
+            if _beats_unit(kind, unit, cards, order):
+                beaten.append((seat, kind, unit))
+    if not beaten:
+        return None
+    strength = order.strength
+    seat, kind, unit = min(beaten, key=lambda b: (len(b[2]), strength[b[2][0]]))
+    return ThrowFailure(seat, kind, unit)
