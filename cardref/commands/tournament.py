@@ -1,0 +1,122 @@
+"""``cardref tournament …``: create tournaments, teams, rounds, tables and matches; confirm
+results with the director PIN; show standings."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from typing import Any
+
+HELP = "tournaments: create, teams, rounds, tables, matches, confirm results (PIN), standings"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from cardref.recorder.cliutil import add_db_argument
+
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def sp(name: str, help: str) -> argparse.ArgumentParser:
+        q = sub.add_parser(name, help=help, description=help)
+        add_db_argument(q)
+        return q
+
+    c = sp("create", "create a tournament (asks for the director PIN, or $CARDREF_PIN)")
+    c.add_argument("name")
+    c.add_argument("--family", choices=("gouji", "shengji"), required=True,
+                   help="gouji (够级) or shengji (升级: 刮风, 炒地皮)")
+    c.add_argument("--pin", help="director PIN (prefer the prompt or $CARDREF_PIN)")
+    sp("list", "list tournaments")
+    t = sp("team", "add a team with its players")
+    t.add_argument("tournament", help="tournament id or name")
+    t.add_argument("name")
+    t.add_argument("--players", nargs="*", default=[])
+    r = sp("round", "add a round")
+    r.add_argument("tournament")
+    r.add_argument("--number", type=int)
+    r.add_argument("--name")
+    tb = sp("table", "add a table to the tournament")
+    tb.add_argument("tournament")
+    tb.add_argument("table")
+    tb.add_argument("--name")
+    m = sp("match", "seat two teams at a table for a round (team A on even seats, B on odd)")
+    m.add_argument("tournament")
+    m.add_argument("--round", type=int, required=True, help="round number")
+    m.add_argument("--table", required=True)
+    m.add_argument("--team-a", required=True, help="team name (even seats 0, 2, 4)")
+    m.add_argument("--team-b", required=True, help="team name (odd seats 1, 3, 5)")
+    cf = sp("confirm", "confirm (lock) a match result: needs the director PIN")
+    cf.add_argument("match", type=int)
+    cf.add_argument("--director", required=True)
+    cf.add_argument("--pin")
+    s = sp("standings", "standings of a tournament")
+    s.add_argument("tournament")
+    s.add_argument("--matches", action="store_true", help="also list every match")
+
+
+def _pin(args: argparse.Namespace) -> str:
+    if getattr(args, "pin", None):
+        return args.pin
+    if os.environ.get("CARDREF_PIN"):
+        return os.environ["CARDREF_PIN"]
+    return getpass.getpass("director PIN: ")
+
+
+def _print(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+
+
+def _team_id(store, tid: int, name: str) -> int:  # type: ignore[no-untyped-def]
+    from cardref.recorder import tournament as tm
+
+    for team_id, team in tm.teams(store, tid).items():
+        if team == name or str(team_id) == name:
+            return team_id
+    raise KeyError(f"no team {name!r} in this tournament")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.recorder import tournament as tm
+    from cardref.recorder.cliutil import CommandError, fail, opened
+
+    try:
+        with opened(args) as store:
+            if args.action == "create":
+                _print({"tournament": tm.create_tournament(store, args.name, args.family, _pin(args))})
+            elif args.action == "list":
+                for t in tm.tournaments(store):
+                    _print({"id": t.id, "name": t.name, "family": t.family, "created_at": t.created_at})
+            else:
+                if args.action == "confirm":
+                    tm.confirm_result(store, args.match, _pin(args), director=args.director)
+                    _print({"confirmed": args.match})
+                    return 0
+                tid = tm.get_tournament(store, args.tournament).id
+                if args.action == "team":
+                    _print({"team": tm.add_team(store, tid, args.name, args.players)})
+                elif args.action == "round":
+                    _print({"round": tm.add_round(store, tid, args.number, args.name)})
+                elif args.action == "table":
+                    tm.add_table(store, tid, args.table, args.name)
+                    _print({"table": args.table})
+                elif args.action == "match":
+                    round_id = next((rid for rid, number, _ in tm.rounds(store, tid) if number == args.round), None)
+                    if round_id is None:
+                        raise KeyError(f"no round {args.round}")
+                    _print({"match": tm.start_match(store, round_id, args.table, _team_id(store, tid, args.team_a),
+                                                    _team_id(store, tid, args.team_b))})
+                elif args.action == "standings":
+                    for row in tm.standings_rows(store, tid):
+                        _print(row)
+                    if args.matches:
+                        for row in tm.match_rows(store, tid):
+                            _print(row)
+    except (CommandError, KeyError, ValueError, PermissionError) as exc:
+        return fail("tournament", exc)
+    except Exception as exc:  # a constraint violation (duplicate name …) is a user error here
+        if type(exc).__name__ in ("IntegrityError", "UniqueViolation"):
+            return fail("tournament", f"already exists: {exc}")
+        raise
+    return 0
