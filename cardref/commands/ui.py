@@ -1,0 +1,94 @@
+"""``cardref ui``: the referee's dashboard (Streamlit) on this machine.
+
+Without arguments it opens the bundled demo (a recorded deal replaying itself);
+``--camera 0 --game gouji-yucheng`` watches a live table, ``--video FILE`` a recording
+as if live, ``--log FILE`` replays a log.  The server listens on 127.0.0.1 only unless
+``--host`` says otherwise; ``--pin`` locks corrections behind a director PIN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HELP = "open the referee's dashboard (the bundled demo when no camera, video or log is given)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=int, metavar="INDEX", help="watch a live table from this camera")
+    src.add_argument("--video", metavar="FILE", help="watch a video file as if it were the camera")
+    src.add_argument("--log", metavar="FILE", help="replay an event log (JSON Lines)")
+    src.add_argument("--demo", action="store_true", help="replay the bundled demo (the default)")
+    p.add_argument("--replay-video", metavar="FILE", help="with --log: the video recorded with it")
+    p.add_argument("--game", help="game of the live table, e.g. gouji-yucheng, guafeng-zibo")
+    p.add_argument("--names", help="player names per seat, comma separated (seat 0 first)")
+    p.add_argument("--calibration", metavar="FILE", help="table calibration (JSON) for the live table")
+    p.add_argument("--out", metavar="FILE", help="where the live table's log is written "
+                                                 "(default recordings/table-<time>.jsonl)")
+    p.add_argument("--store", metavar="URL", help="the recorder's store for the tournament page")
+    p.add_argument("--pin", help="director PIN that unlocks corrections (default: not locked)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8501)
+    p.add_argument("--headless", action="store_true", help="do not open a browser window")
+    p.add_argument("--no-autoplay", action="store_true", help="do not start the replay by itself")
+    p.add_argument("--speed", type=float, default=0.6, help="replay seconds per event (default 0.6)")
+    p.add_argument("--print-command", action="store_true", help="print the streamlit command and exit")
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
+    """The dashboard's configuration, or a problem to report (exit 2)."""
+    from cardref.engine.events import GAME_SEATS
+    from cardref.ui.config import UiConfig
+
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if args.game and args.game not in GAME_SEATS:
+        return None, f"unknown game {args.game!r}; known: {', '.join(sorted(GAME_SEATS))}"
+    if args.video and not Path(args.video).is_file():
+        return None, f"no such video file: {args.video}"
+    if args.log and not Path(args.log).is_file():
+        return None, f"no such log file: {args.log}"
+    if args.speed <= 0:
+        return None, "--speed must be positive"
+    if args.camera is not None:
+        mode = "camera"
+    elif args.video:
+        mode = "video"
+    elif args.log:
+        mode = "log"
+    else:
+        mode = "demo"
+    cfg = UiConfig(mode=mode, log=str(Path(args.log).resolve()) if args.log else None,
+                   video=str(Path(args.video or args.replay_video).resolve()) if (args.video or args.replay_video) else None,
+                   camera=args.camera, game=args.game,
+                   calibration=str(Path(args.calibration).resolve()) if args.calibration else None,
+                   out=str(Path(args.out).resolve()) if args.out else None, pin=args.pin, names=names,
+                   autoplay=not args.no_autoplay, speed=args.speed, store=args.store)
+    return cfg, None
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.ui.browser import streamlit_command
+
+    cfg, problem = config_from_args(args)
+    if problem:
+        print(f"cardref ui: {problem}", file=sys.stderr)
+        return 2
+    cmd = streamlit_command(args.port, host=args.host, headless=args.headless)
+    env = dict(os.environ)
+    env["CARDREF_UI_CONFIG"] = cfg.to_env()  # type: ignore[attr-defined]
+    if args.print_command:
+        print(" ".join(cmd))
+        return 0
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"cardref ui: listening on {args.host}: anyone who can reach this machine can open the dashboard"
+              + ("" if args.pin else " and correct events (set --pin)"), file=sys.stderr)
+    print(f"cardref ui: http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}",
+          file=sys.stderr)
+    try:
+        return subprocess.call(cmd, env=env)
+    except KeyboardInterrupt:
+        return 130

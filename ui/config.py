@@ -1,0 +1,75 @@
+"""How the dashboard was started: passed by ``cardref ui`` in the ``CARDREF_UI_CONFIG``
+environment variable (JSON), so the Streamlit script never parses the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ENV = "CARDREF_UI_CONFIG"
+DEMO_DIR = Path(__file__).resolve().parent / "demo"
+DEMO_LOG = DEMO_DIR / "table.jsonl"
+DEMO_VIDEO = DEMO_DIR / "video.mp4"
+DEMO_CALIBRATION = DEMO_DIR / "calibration.json"
+
+
+@dataclass
+class UiConfig:
+    """``mode``: ``demo`` (bundled recording, auto-playing), ``log`` (replay a file),
+    ``camera`` or ``video`` (live table)."""
+
+    mode: str = "demo"
+    log: str | None = None
+    video: str | None = None
+    camera: int | None = None
+    game: str | None = None
+    calibration: str | None = None
+    out: str | None = None
+    pin: str | None = None
+    names: list[str] = field(default_factory=list)
+    autoplay: bool = True
+    speed: float = 0.6
+    refresh: float = 0.2
+    confirm_below: float = 0.6
+    store: str | None = None
+
+    def to_env(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @property
+    def live(self) -> bool:
+        return self.mode in ("camera", "video")
+
+    @property
+    def replay_log(self) -> str | None:
+        if self.mode == "demo":
+            return str(DEMO_LOG)
+        return self.log
+
+    @property
+    def replay_video(self) -> str | None:
+        if self.mode == "demo":
+            return str(DEMO_VIDEO) if DEMO_VIDEO.is_file() else None
+        return self.video if self.mode == "log" else None
+
+
+def from_env(environ: dict[str, str] | None = None) -> tuple[UiConfig, str | None]:
+    """The configuration, and a problem with it (shown as a banner) or None."""
+    env = os.environ if environ is None else environ
+    text = env.get(ENV)
+    if not text:
+        return UiConfig(), None
+    try:
+        obj: Any = json.loads(text)
+        if not isinstance(obj, dict):
+            raise ValueError("not an object")
+        known = {k: v for k, v in obj.items() if k in UiConfig.__dataclass_fields__}
+        cfg = UiConfig(**known)
+    except (ValueError, TypeError) as exc:
+        return UiConfig(), f"{ENV} is not a valid configuration ({exc}); showing the demo"
+    if cfg.mode not in ("demo", "log", "camera", "video"):
+        return UiConfig(), f"unknown mode {cfg.mode!r}; showing the demo"
+    return cfg, None

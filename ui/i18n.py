@@ -1,0 +1,231 @@
+"""The dashboard's own words in Chinese (default) and English.
+
+The games' own terms (够级, 烧牌, 开点, 扣底 …) stay in Chinese in both languages, as the
+rules' fault messages do (see :mod:`cardref.engine.messages`).
+"""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+
+_TEXT: dict[str, tuple[str, str]] = {
+    # navigation and titles
+    "app.title": ("cardref 牌桌裁判", "cardref table referee"),
+    "page.live": ("实时牌桌", "Live table"),
+    "page.replay": ("回放", "Replay"),
+    "page.setup": ("设置", "Setup"),
+    "page.tournament": ("赛事", "Tournament"),
+    "lang.switch": ("English", "中文"),
+    "lang.label": ("语言", "Language"),
+    # sources and banners
+    "source.demo": ("演示牌局（内置录像）", "Demo deal (bundled recording)"),
+    "source.log": ("日志文件", "Log file"),
+    "source.camera": ("摄像头", "Camera"),
+    "source.video": ("视频文件", "Video file"),
+    "banner.no_camera": ("没有摄像头画面：{detail}。可以在“设置”里手工录入事件，或打开“回放”。",
+                         "No camera picture: {detail}. Enter events by hand in Setup, or open Replay."),
+    "banner.camera_lost": ("摄像头画面中断（{seconds:.0f} 秒无画面），正在重连……已记录的事件都保留着。",
+                           "Camera lost ({seconds:.0f} s without a frame), reconnecting… every event so far is kept."),
+    "banner.video_ended": ("视频已播完。", "The video has ended."),
+    "banner.no_pipeline": ("识别流水线不可用（{detail}）：只显示画面，事件请手工录入。",
+                           "The recognition pipeline is not available ({detail}): showing the picture only; "
+                           "enter events by hand."),
+    "banner.bad_lines": ("日志中有 {n} 行无法读取（已跳过，其余照常判定）：{first}",
+                         "{n} log lines could not be read (skipped, the rest is judged): {first}"),
+    "banner.unknown_game": ("未知游戏：{detail}", "Unknown game: {detail}"),
+    "banner.unsupported": ("{game} 的规则引擎尚未就绪：只检查牌码、座位和牌数。",
+                           "The rules engine for {game} is not ready: only card codes, seats and copies are checked."),
+    "banner.cannot_open": ("无法打开 {path}：{detail}", "Cannot open {path}: {detail}"),
+    "banner.empty_log": ("日志是空的。", "The log is empty."),
+    "banner.no_deal": ("还没有开始牌局：请在“设置”里选择游戏并开始一局。",
+                       "No deal yet: choose the game in Setup and start a deal."),
+    "banner.store_missing": ("赛事记录模块尚未安装。", "The tournament recorder is not installed."),
+    # referee panel
+    "panel.title": ("裁判面板", "Referee panel"),
+    "panel.faults": ("违规", "Faults"),
+    "panel.pending": ("待确认（识别置信度低）", "Waiting for confirmation (low confidence)"),
+    "panel.no_pending": ("没有待确认的事件。", "Nothing waits for confirmation."),
+    "panel.events": ("全部事件", "All events"),
+    "panel.no_faults": ("到目前为止没有违规。", "No faults so far."),
+    "panel.proven_later": ("（由第 {j} 个事件证实）", "(proven by event {j})"),
+    "panel.corrected": ("已更正 → {what}（#{j}，{who}：{why}）", "corrected → {what} (#{j}, {who}: {why})"),
+    "panel.confirmed": ("已确认（#{j}，{who}）", "confirmed (#{j}, {who})"),
+    "btn.confirm": ("确认", "Confirm"),
+    "btn.correct": ("更正", "Correct"),
+    "col.i": ("#", "#"),
+    "col.t": ("时间", "time"),
+    "col.seat": ("座位", "seat"),
+    "col.type": ("事件", "event"),
+    "col.cards": ("牌", "cards"),
+    "col.verdict": ("判定", "verdict"),
+    "col.conf": ("置信度", "conf"),
+    "verdict.ok": ("✓", "✓"),
+    # event types
+    "type.deal": ("开局", "deal"),
+    "type.hand": ("手牌", "hand"),
+    "type.bottom": ("底牌", "bottom"),
+    "type.play": ("出牌", "play"),
+    "type.pass": ("不要", "pass"),
+    "type.declare": ("宣告", "declare"),
+    "type.correct": ("更正", "correct"),
+    "type.error": ("无法读取", "unreadable"),
+    # corrections
+    "corr.title": ("更正事件", "Correct an event"),
+    "corr.pick": ("要更正的事件", "Event to correct"),
+    "corr.cards": ("正确的牌（空格分隔，如 10H QS BJ）", "Right cards (space separated, e.g. 10H QS BJ)"),
+    "corr.seat": ("正确的座位", "Right seat"),
+    "corr.who": ("更正人", "Corrected by"),
+    "corr.why": ("原因", "Reason"),
+    "corr.submit": ("追加更正", "Append correction"),
+    "corr.done": ("已追加更正 #{j}：从第 {ref} 个事件起重新判定。", "Correction #{j} appended: re-judged from event {ref}."),
+    "corr.bad_cards": ("牌码无效：{detail}", "Bad card code: {detail}"),
+    "corr.nothing": ("请填写牌或座位。", "Give the cards or the seat."),
+    "corr.none": ("还没有可以更正的事件。", "No event to correct yet."),
+    "corr.hint": ("点选表格中的一行即可更正该事件；更正会追加一条记录，原记录不会被删除。",
+                  "Click a row of the table to correct that event; a correction is appended, nothing is erased."),
+    "pin.label": ("裁判长密码", "Director PIN"),
+    "pin.locked": ("更正已锁定：请输入裁判长密码。", "Corrections are locked: enter the director PIN."),
+    "pin.wrong": ("密码不对。", "Wrong PIN."),
+    "pin.unlock": ("解锁", "Unlock"),
+    # table and trick
+    "table.title": ("牌桌（俯视）", "The table from above"),
+    "table.trick": ("当前一轮", "Current trick"),
+    "table.no_trick": ("本轮还没有出牌。", "Nothing played in this round yet."),
+    "table.camera": ("摄像头画面", "Camera picture"),
+    "table.fps": ("{fps:.1f} 帧/秒 · 第 {frames} 帧", "{fps:.1f} fps · frame {frames}"),
+    "seat.name": ("座位 {s}", "Seat {s}"),
+    # scoreboard
+    "score.title": ("记分牌", "Scoreboard"),
+    "score.attacker_points": ("抓分方得分", "Attacker points"),
+    "score.bottom": ("底牌", "Bottom"),
+    "score.bottom_points": ("底分", "Bottom points"),
+    "score.bottom_multiplier": ("扣底倍数", "扣底 multiplier"),
+    "score.final_points": ("最终得分", "Final points"),
+    "score.level_change": ("升级", "Level change"),
+    "score.levels": ("级别", "Levels"),
+    "score.team": ("{seats} 队", "team {seats}"),
+    "score.trump": ("主牌", "Trump"),
+    "score.level": ("打几", "Level"),
+    "score.dealer": ("庄家", "Dealer"),
+    "score.tricks": ("出牌轮次", "Trick history"),
+    "score.trick_n": ("第 {n} 轮", "Trick {n}"),
+    "score.winner": ("赢家", "winner"),
+    "score.points": ("分", "points"),
+    "score.chart": ("每轮得分", "Points over tricks"),
+    "score.chart_cum": ("累计抓分", "attacker points so far"),
+    "score.chart_trick": ("本轮分数", "points in the trick"),
+    "score.played": ("各家已出牌数", "Cards played per seat"),
+    "score.gouji": ("够级进行中", "够级 in progress"),
+    "score.may_answer": ("可以应答", "may answer"),
+    "score.burning": ("烧牌进行中", "烧牌 in progress"),
+    "score.order": ("出完顺序", "Finishing order"),
+    "score.kaidian": ("开点", "开点"),
+    "score.tributes": ("下一局进贡", "Tributes owed"),
+    "score.history": ("本场牌局记录", "Match history"),
+    "score.deal_n": ("第 {n} 局", "Deal {n}"),
+    "score.faults_n": ("违规 {n} 次", "{n} faults"),
+    "score.none": ("—", "—"),
+    "score.unjudged": ("未判定", "not judged"),
+    "score.leader": ("首出", "Leader"),
+    "score.to_play": ("轮到", "To play"),
+    # replay
+    "replay.open": ("打开日志", "Open a log"),
+    "replay.upload": ("上传日志（.jsonl）", "Upload a log (.jsonl)"),
+    "replay.path": ("或输入日志路径", "or type a log path"),
+    "replay.video": ("对应视频（可选）", "Its video (optional)"),
+    "replay.timeline": ("时间轴（已发生的事件数）", "Timeline (events so far)"),
+    "replay.first": ("开头", "Start"),
+    "replay.prev": ("上一手", "Previous play"),
+    "replay.next": ("下一手", "Next play"),
+    "replay.last": ("结尾", "End"),
+    "replay.play": ("自动播放", "Play"),
+    "replay.pause": ("暂停", "Pause"),
+    "replay.speed": ("播放速度（秒/事件）", "Speed (seconds per event)"),
+    "replay.position": ("第 {k} / {n} 个事件", "event {k} of {n}"),
+    "replay.as_were": ("判定按当时已知的情况显示；后来才证实的违规在证实时出现。",
+                       "Verdicts are shown as they were known then; a fault proven later appears when it is proven."),
+    "replay.save": ("下载（含更正的）日志", "Download the log (with corrections)"),
+    "replay.loaded": ("已打开：{name}", "Opened: {name}"),
+    # setup
+    "setup.game": ("游戏和玩法", "Game and variant"),
+    "setup.names": ("各座位玩家", "Players per seat"),
+    "setup.options": ("本局设置", "Deal options"),
+    "setup.level": ("打几（级别）", "Level"),
+    "setup.trump": ("主花色", "Trump suit"),
+    "setup.no_trump": ("无主", "no trump (无主)"),
+    "setup.dealer": ("庄家座位", "Dealer seat"),
+    "setup.leader": ("首出座位", "Leader seat"),
+    "setup.hand_sizes": ("每家手牌张数（可选）", "Cards per hand (optional)"),
+    "setup.start": ("开始新的一局", "Start a new deal"),
+    "setup.started": ("已开始新的一局：事件 #{i}", "New deal started: event #{i}"),
+    "setup.declare": ("宣告事件（摄像头看不到的）", "Declarations (what the camera cannot see)"),
+    "setup.declare_seat": ("座位", "Seat"),
+    "setup.declare_what": ("宣告", "What"),
+    "setup.declare_cards": ("相关的牌（可选）", "Cards shown (optional)"),
+    "setup.declare_add": ("记录宣告", "Record declaration"),
+    "setup.declared": ("已记录宣告 #{i}", "Declaration recorded: #{i}"),
+    "setup.manual": ("手工录入出牌", "Enter a play by hand"),
+    "setup.manual_add": ("记录出牌", "Record play"),
+    "setup.pass_add": ("记录不要", "Record pass"),
+    "setup.calibration": ("标定", "Calibration"),
+    "setup.markers": ("找到的标记", "Markers found"),
+    "setup.no_markers": ("画面中没有找到标记：请手工给出桌面的四个角（像素坐标）。",
+                         "No markers found in the picture: give the table's four corners (pixels) by hand."),
+    "setup.corners": ("桌面四角（左上、右上、右下、左下）", "Table corners (top-left, top-right, bottom-right, bottom-left)"),
+    "setup.corner_click": ("在图上点击四个角（依次：左上、右上、右下、左下）",
+                           "Click the four corners on the picture (top-left, top-right, bottom-right, bottom-left)"),
+    "setup.corners_save": ("保存标定", "Save calibration"),
+    "setup.corners_saved": ("标定已保存到 {path}", "Calibration saved to {path}"),
+    "setup.corners_reset": ("重新点选", "Click again"),
+    "setup.no_frame": ("没有画面可以标定。", "No picture to calibrate on."),
+    "setup.live_only": ("当前是回放：新的事件会追加到本次会话的日志副本中。",
+                        "This is a replay: new events go to this session's copy of the log."),
+}
+
+#: Names of declarations the referee can enter, by their event-log ``what``.
+DECLARES: dict[str, tuple[str, str]] = {
+    "liangzhu": ("亮主", "亮主 (show trump)"),
+    "fanzhu": ("反主", "反主 (counter trump)"),
+    "xuandian": ("宣点", "宣点"),
+    "kaidian": ("开点", "开点"),
+    "revolution": ("革命", "革命 (revolution)"),
+    "rang": ("让牌", "让牌"),
+    "out": ("走科（出完）", "out (走科)"),
+}
+
+GAME_TITLES: dict[str, tuple[str, str]] = {
+    "gouji-yucheng": ("够级 · 禹城", "够级 · Yucheng"),
+    "gouji-shandong": ("够级 · 山东", "够级 · Shandong"),
+    "guafeng-zibo": ("刮风 · 淄博", "刮风 · Zibo"),
+    "chaodipi-anchao": ("炒地皮 · 暗炒", "炒地皮 · 暗炒"),
+    "chaodipi-kangqi": ("炒地皮 · 扛旗", "炒地皮 · 扛旗"),
+    "chaodipi-mingchao": ("炒地皮 · 明炒", "炒地皮 · 明炒"),
+}
+
+
+def tr(key: str, lang: str = "zh", **facts: object) -> str:
+    """The sentence for ``key`` in ``lang``, formatted with ``facts``; an unknown key is shown as is."""
+    pair = _TEXT.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang == "en" else pair[0]
+    if not facts:
+        return text
+    try:
+        return text.format(**facts)
+    except (KeyError, ValueError, IndexError):
+        return text
+
+
+def game_title(game: str, lang: str = "zh") -> str:
+    pair = GAME_TITLES.get(game)
+    return game if pair is None else pair[1 if lang == "en" else 0]
+
+
+def declare_title(what: str, lang: str = "zh") -> str:
+    pair = DECLARES.get(what)
+    return what if pair is None else pair[1 if lang == "en" else 0]
+
+
+def keys() -> set[str]:
+    return set(_TEXT)

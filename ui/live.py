@@ -1,0 +1,211 @@
+"""The live page's frame loop: a background thread that reads frames, runs the pipeline,
+appends its events to the table log and keeps the latest annotated picture.
+
+The page never drives this loop: Streamlit fragments (``st.fragment(run_every=…)``) only
+*read* :meth:`LiveRunner.snapshot`, so the pipeline's frame rate does not depend on the
+page.  Everything is coded against two small protocols, :class:`FrameSource` and
+:class:`Pipeline`, so tests run it with fakes and the camera helper's pipeline plugs in
+through :func:`cardref.ui.sources.build_pipeline`.
+
+A camera that stops giving frames is reported as ``lost`` after ``lost_after`` seconds and
+re-opened every ``reconnect_every`` seconds; a video file that ends is ``ended``.  No
+event is ever dropped: the log is appended to as events come.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from cardref.vision.types import CardDetection
+
+from .model import TableLog
+from .overlay import draw_overlay, zone_polygons
+
+
+class FrameSource(Protocol):
+    """A camera or a video: ``read()`` → (ok, BGR frame); ``is_file`` sources end."""
+
+    is_file: bool
+
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+
+    def release(self) -> None: ...
+
+
+@dataclass
+class FrameOutput:
+    """What the pipeline made of one frame."""
+
+    detections: Sequence[CardDetection] = ()
+    events: Sequence[dict[str, Any]] = ()
+    pile: Sequence[str] = ()
+
+
+class Pipeline(Protocol):
+    def process(self, frame: np.ndarray, t: float) -> FrameOutput: ...
+
+
+class NullPipeline:
+    """Shows the picture, recognises nothing (when the recognition pipeline is unavailable)."""
+
+    def __init__(self, reason: str = "") -> None:
+        self.reason = reason
+
+    def process(self, frame: np.ndarray, t: float) -> FrameOutput:
+        return FrameOutput()
+
+
+@dataclass
+class LiveStatus:
+    state: str = "starting"  # starting | running | lost | ended | error | stopped
+    fps: float = 0.0
+    frames: int = 0
+    events: int = 0
+    since_frame: float = 0.0
+    error: str = ""
+    pile: list[str] = field(default_factory=list)
+
+
+class LiveRunner:
+    """Runs ``source`` → ``pipeline`` → ``log`` in a daemon thread.
+
+    ``draw`` adds the dashboard's overlay to each frame (seat zones, detected cards, pile);
+    with ``draw=False`` the loop is the bare pipeline (the benchmark's baseline).
+    """
+
+    def __init__(self, open_source: Callable[[], FrameSource], pipeline: Pipeline, log: TableLog | None, *,
+                 calibration: Any = None, draw: bool = True, names: Sequence[str] = (),
+                 lost_after: float = 2.0, reconnect_every: float = 1.0, clock: Callable[[], float] = time.monotonic,
+                 max_fps: float | None = None) -> None:
+        self._open = open_source
+        self.pipeline = pipeline
+        self.log = log
+        self.calibration = calibration
+        self.draw = draw
+        self.names = list(names)
+        self.lost_after = lost_after
+        self.reconnect_every = reconnect_every
+        self.clock = clock
+        self.max_fps = max_fps
+        self._zones = zone_polygons(calibration) if calibration is not None else []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._status = LiveStatus()
+        self._frame: np.ndarray | None = None
+        self._frame_no = 0
+        self._t0 = clock()
+
+    # ---- control ----------------------------------------------------------------------
+    def start(self) -> LiveRunner:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="cardref-live", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        with self._lock:
+            if self._status.state not in ("ended", "error"):
+                self._status.state = "stopped"
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # ---- what the page reads -----------------------------------------------------------
+    def snapshot(self) -> tuple[np.ndarray | None, LiveStatus]:
+        """The latest annotated frame (BGR, not to be modified) and a copy of the status."""
+        with self._lock:
+            st = LiveStatus(**{k: getattr(self._status, k) for k in LiveStatus.__dataclass_fields__})
+            last = self._last_frame_at
+        if st.state in ("running", "lost"):
+            st.since_frame = max(0.0, self.clock() - last)
+            if st.state == "running" and st.since_frame > self.lost_after:
+                st.state = "lost"
+        with self._lock:
+            return self._frame, st
+
+    # ---- the loop ------------------------------------------------------------------------
+    _last_frame_at = 0.0
+
+    def _set(self, **kw: Any) -> None:
+        with self._lock:
+            for k, v in kw.items():
+                setattr(self._status, k, v)
+
+    def _open_source(self) -> FrameSource | None:
+        try:
+            return self._open()
+        except Exception as exc:  # a camera that cannot be opened: keep trying, say why
+            self._set(error=str(exc) or type(exc).__name__)
+            return None
+
+    def _run(self) -> None:
+        source = self._open_source()
+        self._last_frame_at = self.clock()
+        ema = 0.0
+        prev = None
+        while not self._stop.is_set():
+            if source is None:
+                self._set(state="lost" if self._status.frames else "error")
+                if self._stop.wait(self.reconnect_every):
+                    break
+                source = self._open_source()
+                continue
+            ok, frame = source.read()
+            now = self.clock()
+            if not ok or frame is None:
+                if getattr(source, "is_file", False):
+                    self._set(state="ended")
+                    break
+                if now - self._last_frame_at > self.lost_after:
+                    self._set(state="lost")
+                    try:
+                        source.release()
+                    except Exception:
+                        pass
+                    source = None
+                    continue
+                self._stop.wait(0.01)
+                continue
+            t = now - self._t0
+            try:
+                out = self.pipeline.process(frame, t)
+            except Exception as exc:  # one bad frame must not stop the table
+                out = FrameOutput()
+                self._set(error=f"pipeline: {exc}")
+            n_events = 0
+            if self.log is not None:
+                for ev in out.events:
+                    self.log.append(dict(ev))
+                    n_events += 1
+            if self.draw:
+                frame = draw_overlay(frame, out.detections, zones=self._zones, pile=list(out.pile), names=self.names)
+            if prev is not None:
+                dt = max(1e-6, now - prev)
+                ema = 1 / dt if ema == 0 else 0.9 * ema + 0.1 / dt
+            prev = now
+            with self._lock:
+                self._frame = frame
+                self._frame_no += 1
+                self._last_frame_at = now
+                self._status.state = "running"
+                self._status.frames += 1
+                self._status.events += n_events
+                self._status.fps = ema
+                self._status.pile = list(out.pile)
+            if self.max_fps:
+                self._stop.wait(max(0.0, 1 / self.max_fps - (self.clock() - now)))
+        if source is not None:
+            try:
+                source.release()
+            except Exception:
+                pass

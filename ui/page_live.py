@@ -1,0 +1,94 @@
+"""Live table: the camera with overlays, refreshed by fragments while the frame loop runs
+in its own thread (:mod:`cardref.ui.live`); the referee panel and scoreboard beside it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import components as C
+from . import screen, state, views
+from .i18n import tr
+
+
+def _status_banner(table: state.LiveTable, lang: str) -> None:
+    runner = table.runner
+    if runner is None:
+        st.error(tr("banner.no_camera", lang, detail="—"))
+        return
+    _, status = runner.snapshot()
+    if status.state == "error":
+        st.error(tr("banner.no_camera", lang, detail=status.error or "—"))
+    elif status.state == "lost":
+        st.warning(tr("banner.camera_lost", lang, seconds=status.since_frame))
+    elif status.state == "ended":
+        st.info(tr("banner.video_ended", lang))
+
+
+def picture(table: state.LiveTable) -> None:
+    lang = state.lang()
+    _status_banner(table, lang)
+    if table.runner is None:
+        return
+    frame, status = table.runner.snapshot()
+    if frame is not None:
+        st.image(screen.frame_rgb(frame), width="stretch")
+    st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames))
+
+
+def panel(table: state.LiveTable) -> None:
+    lang = state.lang()
+    lines = table.log.snapshot()
+    result = table.log.result()
+    rows, dv = screen.judged_view(lines, result, lang)
+    C.banners(views.log_banners(lines, result, lang))
+    names = dv.names if dv else []
+    st.markdown(f"### {tr('panel.title', lang)}")
+    C.faults_panel(rows, names, lang)
+    C.pending_panel(table.log, rows, names, lang, "lv", writable=not state.locked())
+
+
+def table_state(table: state.LiveTable) -> None:
+    lang = state.lang()
+    lines = table.log.snapshot()
+    result = table.log.result()
+    rows, dv = screen.judged_view(lines, result, lang)
+    if dv is None:
+        return
+    c1, c2 = st.columns([1, 1])
+    with c1:
+        C.trick_strip(dv, lang)
+        C.table_and_trick(dv, lang)
+    with c2:
+        screen.bottom(lines, result, rows, dv, lang)
+
+
+def corrections(table: state.LiveTable) -> None:
+    lang = state.lang()
+    st.button("↻", key="lv_refresh", help="refresh the list")
+    lines = table.log.snapshot()
+    result = table.log.result()
+    rows, dv = screen.judged_view(lines, result, lang)
+    screen.events_and_corrections(table.log, rows, dv, lang, "lv")
+
+
+def render() -> None:
+    lang = state.lang()
+    cfg, problem = state.config()
+    if problem:
+        st.warning(problem)
+    if not cfg.live:
+        st.info(tr("banner.no_camera", lang, detail="cardref ui --camera 0 / --video FILE"))
+        return
+    table = state.live_table(cfg.to_env())
+    for key, detail in table.problems:
+        st.warning(tr(key, lang, detail=detail))
+    if table.pipeline_problem:
+        st.warning(tr("banner.no_pipeline", lang, detail=table.pipeline_problem))
+    st.subheader(f"{tr('page.live', lang)} · {table.log.name}")
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        st.fragment(run_every=max(0.05, cfg.refresh))(picture)(table)
+    with right:
+        st.fragment(run_every=1.0)(panel)(table)
+    st.fragment(run_every=1.0)(table_state)(table)
+    st.fragment(corrections)(table)

@@ -1,0 +1,177 @@
+"""Replay: open a recorded log (and its video), scrub a timeline, step play by play with
+the verdicts as they were; corrections go to this session's copy of the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+from cardref.engine.eventlog import read_lines
+from cardref.engine.judge import Judge, JudgeResult
+
+from . import screen, state, views
+from .i18n import tr
+from .model import TableLog
+from .overlay import draw_overlay, zone_polygons
+from .sources import SourceError, VideoFrames, load_calibration
+
+
+def _judge(lines: list[str]) -> JudgeResult:
+    cache: dict = st.session_state.setdefault("replay_cache", {})
+    key = (len(lines), hash(tuple(lines)))
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 400:
+            cache.clear()
+        hit = cache[key] = Judge.judge(read_lines(lines))
+    return hit
+
+
+def _open_controls(lang: str) -> None:
+    cfg, _ = state.config()
+    with st.expander(tr("replay.open", lang), expanded=state.replay_log() is None):
+        up = st.file_uploader(tr("replay.upload", lang), type=["jsonl", "json", "txt", "log"], key="replay_upload")
+        if up is not None and st.session_state.get("replay_upload_id") != up.file_id:
+            st.session_state["replay_upload_id"] = up.file_id
+            text = up.getvalue().decode("utf-8", errors="replace")
+            state.set_replay(TableLog.from_text(text, name=up.name), None, up.name)
+        c1, c2, c3 = st.columns([3, 3, 1])
+        path = c1.text_input(tr("replay.path", lang), key="replay_path_in")
+        video = c2.text_input(tr("replay.video", lang), key="replay_video_in")
+        if c3.button("", key="replay_open_btn", icon=":material/folder_open:") and path.strip():
+            problem = state.open_replay(path.strip(), video.strip() or None)
+            if problem:
+                st.error(tr("banner.cannot_open", lang, path=path, detail=problem))
+            else:
+                st.session_state["playing"] = False
+        if st.button(tr("source.demo", lang), key="replay_demo_btn"):
+            from .config import DEMO_LOG, DEMO_VIDEO
+
+            state.open_replay(str(DEMO_LOG), str(DEMO_VIDEO) if DEMO_VIDEO.is_file() else None)
+            st.session_state["playing"] = True
+
+
+def _ensure_loaded(lang: str) -> bool:
+    problem = state.ensure_replay()
+    if state.replay_log() is not None:
+        return True
+    if problem:
+        st.error(tr("banner.cannot_open", lang, path="", detail=problem))
+    else:
+        st.info(tr("replay.open", lang))
+    return False
+
+
+def _frames() -> VideoFrames | None:
+    path = st.session_state.get("replay_video")
+    if not path:
+        return None
+    frames = st.session_state.get("replay_frames")
+    if frames is None or frames.path != path:
+        try:
+            frames = VideoFrames(path)
+        except SourceError as exc:
+            st.session_state["replay_video_problem"] = str(exc)
+            st.session_state["replay_video"] = None
+            return None
+        st.session_state["replay_frames"] = frames
+        cal_path = Path(path).with_name("calibration.json")
+        cal, _ = load_calibration(cal_path if cal_path.is_file() else None)
+        st.session_state["replay_zones"] = zone_polygons(cal) if cal is not None else []
+    return frames
+
+
+def _step(stops: list[int], k: int, direction: int) -> int:
+    """Cursor positions are "after line i" = i + 1; move to the next/previous stop."""
+    positions = [i + 1 for i in stops]
+    if direction > 0:
+        return next((p for p in positions if p > k), positions[-1] if positions else k)
+    return next((p for p in reversed(positions) if p < k), 0)
+
+
+def body() -> None:
+    lang = state.lang()
+    log = state.replay_log()
+    if log is None:
+        return
+    lines = log.snapshot()
+    n0 = min(st.session_state.get("replay_n0", len(lines)), len(lines))
+    stops = views.steps(lines[:n0])
+    k = int(st.session_state.get("cursor", 0))
+    k = max(0, min(k, n0))
+    if st.session_state.get("playing"):
+        nxt = _step(stops, k, +1)
+        if nxt <= k:
+            st.session_state["playing"] = False
+            st.rerun()  # the whole page, so the fragment stops refreshing itself
+        else:
+            k = nxt
+    st.session_state["cursor"] = k
+
+    # ---- the timeline ----
+    c = st.columns([1, 1, 1, 1, 1.2, 3])
+    if c[0].button(tr("replay.first", lang), key="rp_first", icon=":material/first_page:"):
+        k = 0
+    if c[1].button(tr("replay.prev", lang), key="rp_prev", icon=":material/chevron_left:"):
+        k = _step(stops, k, -1)
+    if c[2].button(tr("replay.next", lang), key="rp_next", icon=":material/chevron_right:"):
+        k = _step(stops, k, +1)
+    if c[3].button(tr("replay.last", lang), key="rp_last", icon=":material/last_page:"):
+        k = n0
+    playing = bool(st.session_state.get("playing"))
+    if c[4].button(tr("replay.pause", lang) if playing else tr("replay.play", lang), key="rp_play",
+                    icon=":material/pause:" if playing else ":material/play_arrow:"):
+        st.session_state["playing"] = not playing
+        if not playing and k >= n0:
+            st.session_state["cursor"] = 0
+        st.rerun()
+    if k != st.session_state.get("cursor"):
+        st.session_state["cursor"] = k
+        st.session_state["playing"] = False
+    c[5].slider(tr("replay.timeline", lang), 0, max(n0, 1), key="cursor", label_visibility="collapsed")
+    k = int(st.session_state["cursor"])
+    shown = views.replay_lines(lines, k, n0)
+    result = _judge(shown)
+    t = views.event_time(lines, k)
+    st.caption(tr("replay.position", lang, k=k, n=n0) + (f" · t = {t:.1f} s" if t is not None else "")
+               + " · " + tr("replay.as_were", lang))
+
+    picture = None
+    frames = _frames()
+    if frames is not None:
+        frame = frames.frame_at(t or 0.0)
+        if frame is not None:
+            dv0 = views.deal_view(shown, result, lang)
+            pile = [c for _, cs, _ in dv0.trick for c in cs] if dv0 else []
+            picture = draw_overlay(frame.copy(), zones=st.session_state.get("replay_zones", []), pile=pile)
+    banners = []
+    if st.session_state.get("replay_video_problem"):
+        banners.append(views.Banner("warning", tr("banner.cannot_open", lang, path="video",
+                                                  detail=st.session_state["replay_video_problem"])))
+    writable = not state.locked()
+    rows, dv = screen.top(shown, result, log, lang, "rp", picture=picture, writable=writable, extra_banners=banners)
+    screen.bottom(shown, result, rows, dv, lang)
+    j = screen.events_and_corrections(log, rows, dv, lang, "rp", t=t)
+    if j is not None:
+        st.session_state["playing"] = False
+    st.download_button(tr("replay.save", lang), log.text().encode("utf-8"),
+                       file_name=(st.session_state.get("replay_name") or "table.jsonl"), mime="application/jsonl",
+                       key="rp_download")
+
+
+def render() -> None:
+    lang = state.lang()
+    cfg, problem = state.config()
+    if problem:
+        st.warning(problem)
+    name = st.session_state.get("replay_name")
+    _open_controls(lang)
+    if not _ensure_loaded(lang):
+        return
+    name = st.session_state.get("replay_name")
+    st.subheader(f"{tr('page.replay', lang)} · {name}")
+    speed = float(st.session_state.get("speed", cfg.speed))
+    if st.session_state.get("playing"):
+        st.fragment(run_every=speed)(body)()
+    else:
+        st.fragment(body)()

@@ -1,0 +1,195 @@
+"""Setup: game and variant, player names, deal options, declarations entered by the
+referee, plays entered by hand, and calibration (markers found, or the four corners)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import streamlit as st
+from cardref.engine.events import GAME_SEATS
+
+from . import components as C
+from . import screen, state
+from .i18n import DECLARES, declare_title, game_title, tr
+from .model import check_cards
+
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+TRUMPS = ["S", "H", "D", "C", None]
+SUIT_NAMES = {"S": "♠ 黑桃", "H": "♥ 红桃", "D": "♦ 方块", "C": "♣ 梅花"}
+
+
+def deal_event(game: str, names: list[str], options: dict[str, Any], hand_size: int | None) -> dict[str, Any]:
+    """The ``deal`` event the setup form makes (names travel as an extra key)."""
+    seats = GAME_SEATS[game]
+    ev: dict[str, Any] = {"type": "deal", "game": game, "seats": seats}
+    ev.update({k: v for k, v in options.items()})
+    if any(n.strip() for n in names):
+        ev["names"] = [n.strip() for n in names]
+    if hand_size:
+        ev["hand_sizes"] = [int(hand_size)] * seats
+    ev["source"] = "manual"
+    return ev
+
+
+def _deal_form(lang: str, writable: bool) -> None:
+    log = state.active_log()
+    games = list(GAME_SEATS)
+    st.markdown(f"#### {tr('setup.game', lang)}")
+    game = st.selectbox(tr("setup.game", lang), games, format_func=lambda g: game_title(g, lang), key="su_game",
+                        label_visibility="collapsed")
+    seats = GAME_SEATS[game]
+    st.markdown(f"**{tr('setup.names', lang)}**")
+    cols = st.columns(seats)
+    names = [cols[s].text_input(tr("seat.name", lang, s=s), key=f"su_name_{s}") for s in range(seats)]
+    label = [n.strip() or tr("seat.name", lang, s=s) for s, n in enumerate(names)]
+    st.markdown(f"**{tr('setup.options', lang)}**")
+    options: dict[str, Any] = {}
+    c = st.columns(4)
+    if game.startswith("gouji"):
+        options["leader"] = c[0].selectbox(tr("setup.leader", lang), range(seats), format_func=lambda s: label[s],
+                                           key="su_leader")
+        default_hand = 36 if game == "gouji-yucheng" else 36
+    else:
+        options["level"] = c[0].selectbox(tr("setup.level", lang), LEVELS, key="su_level")
+        options["trump"] = c[1].selectbox(tr("setup.trump", lang), TRUMPS, key="su_trump",
+                                          format_func=lambda t: tr("setup.no_trump", lang) if t is None else SUIT_NAMES[t])
+        options["dealer"] = c[2].selectbox(tr("setup.dealer", lang), range(seats), format_func=lambda s: label[s],
+                                           key="su_dealer")
+        default_hand = 25
+        levels = [c[3].selectbox(f"{tr('score.levels', lang)} {t}", LEVELS, key=f"su_tlevel_{t}") for t in (0, 1)]
+        options["team_levels"] = levels
+    hand = st.number_input(tr("setup.hand_sizes", lang), min_value=0, max_value=60, value=default_hand, key="su_hand")
+    if st.button(tr("setup.start", lang), key="su_start", disabled=not writable or log is None, type="primary"):
+        i = log.append(deal_event(game, names, options, int(hand) or None))  # type: ignore[union-attr]
+        st.success(tr("setup.started", lang, i=i))
+
+
+def _declare_form(lang: str, writable: bool) -> None:
+    log = state.active_log()
+    st.markdown(f"#### {tr('setup.declare', lang)}")
+    seats = _current_seats(log)
+    with st.form("su_declare"):
+        c = st.columns([1, 2, 3])
+        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_d_seat")
+        what = c[1].selectbox(tr("setup.declare_what", lang), list(DECLARES), key="su_d_what",
+                              format_func=lambda w: declare_title(w, lang))
+        cards_text = c[2].text_input(tr("setup.declare_cards", lang), key="su_d_cards")
+        ok = st.form_submit_button(tr("setup.declare_add", lang), disabled=not writable or log is None)
+    if ok and log is not None:
+        cards, bad = check_cards(cards_text)
+        if cards is None:
+            st.error(tr("corr.bad_cards", lang, detail=bad))
+        else:
+            ev: dict[str, Any] = {"type": "declare", "seat": int(seat), "what": what, "source": "manual"}
+            if cards:
+                ev["cards"] = cards
+            st.success(tr("setup.declared", lang, i=log.append(ev)))
+    st.markdown(f"#### {tr('setup.manual', lang)}")
+    with st.form("su_play"):
+        c = st.columns([1, 4])
+        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_p_seat")
+        cards_text = c[1].text_input(tr("corr.cards", lang), key="su_p_cards")
+        c2 = st.columns(2)
+        play = c2[0].form_submit_button(tr("setup.manual_add", lang), disabled=not writable or log is None)
+        pas = c2[1].form_submit_button(tr("setup.pass_add", lang), disabled=not writable or log is None)
+    if (play or pas) and log is not None:
+        if pas:
+            st.success(f"#{log.append({'type': 'pass', 'seat': int(seat), 'source': 'manual'})}")
+        else:
+            cards, bad = check_cards(cards_text)
+            if not cards:
+                st.error(tr("corr.bad_cards", lang, detail=bad or "—"))
+            else:
+                st.success(f"#{log.append({'type': 'play', 'seat': int(seat), 'cards': cards, 'source': 'manual'})}")
+
+
+def _current_seats(log: Any) -> int:
+    if log is None:
+        return 4
+    result = log.result()
+    return result.deals[-1].deal.seats if result.deals else 4
+
+
+def _current_frame() -> np.ndarray | None:
+    cfg, _ = state.config()
+    if cfg.live:
+        table = state.live_table(cfg.to_env())
+        if table.runner is not None:
+            frame, _ = table.runner.snapshot()
+            return None if frame is None else frame.copy()
+        return None
+    frames = st.session_state.get("replay_frames")
+    if frames is None and st.session_state.get("replay_video"):
+        from .sources import SourceError, VideoFrames
+
+        try:
+            frames = VideoFrames(st.session_state["replay_video"])
+        except SourceError:
+            return None
+    return None if frames is None else frames.frame_at(0.0)
+
+
+def _calibration(lang: str, writable: bool) -> None:
+    st.markdown(f"#### {tr('setup.calibration', lang)}")
+    frame = _current_frame()
+    if frame is None:
+        st.caption(tr("setup.no_frame", lang))
+        return
+    try:
+        from cardref.vision.calibration import (
+            CalibrationError,
+            calibrate_manual,
+            ensure_layout,
+            find_markers,
+            parse_corners,
+            save_calibration,
+        )
+    except ImportError as exc:
+        st.warning(str(exc))
+        return
+    shown = frame.copy()
+    markers = find_markers(frame)
+    for mid, quad in markers.items():
+        cv2.polylines(shown, [quad.astype(np.int32).reshape(-1, 1, 2)], True, (0, 255, 255), 3)
+        cx, cy = quad.mean(axis=0)
+        cv2.putText(shown, str(mid), (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 255), 2)
+    st.markdown(f"**{tr('setup.markers', lang)}**: {sorted(markers) or '—'}")
+    if len(markers) < 4:
+        st.caption(tr("setup.no_markers", lang))
+    h, w = frame.shape[:2]
+    default = " ".join(f"{int(x)},{int(y)}" for x, y in ((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
+    if len(markers) == 4:
+        default = " ".join(f"{int(q.mean(axis=0)[0])},{int(q.mean(axis=0)[1])}" for _, q in sorted(markers.items()))
+    text = st.text_input(tr("setup.corners", lang), value=default, key="su_corners")
+    try:
+        corners = parse_corners(text)
+        cal = ensure_layout(calibrate_manual(corners, (w, h)), _current_seats(state.active_log()))
+    except (CalibrationError, ValueError) as exc:
+        st.error(str(exc))
+        cal = None
+    if cal is not None:
+        from .overlay import draw_overlay, zone_polygons
+
+        draw_overlay(shown, zones=zone_polygons(cal))
+        cv2.polylines(shown, [np.asarray(corners, dtype=np.int32).reshape(-1, 1, 2)], True, (255, 255, 255), 2)
+    st.image(screen.frame_rgb(shown), width="stretch")
+    cfg, _ = state.config()
+    target = Path(cfg.calibration or "calibration.json")
+    if cal is not None and st.button(tr("setup.corners_save", lang), key="su_cal_save", disabled=not writable):
+        save_calibration(cal, str(target))
+        st.success(tr("setup.corners_saved", lang, path=target))
+
+
+def render() -> None:
+    lang = state.lang()
+    cfg, _ = state.config()
+    st.subheader(tr("page.setup", lang))
+    if not cfg.live:
+        st.caption(tr("setup.live_only", lang))
+    writable = C.pin_gate(lang, "su")
+    _deal_form(lang, writable)
+    _declare_form(lang, writable)
+    _calibration(lang, writable)

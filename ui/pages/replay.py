@@ -1,0 +1,3 @@
+from cardref.ui.page_replay import render
+
+render()

@@ -1,0 +1,3 @@
+from cardref.ui.page_setup import render
+
+render()

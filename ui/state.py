@@ -1,0 +1,149 @@
+"""Streamlit session and shared resources: the configuration, the live table (one per
+server, shared by every screen watching it), the session's replay log, language and PIN."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hmac
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from .config import UiConfig, from_env
+from .live import LiveRunner
+from .model import JsonlSink, LogOpenError, TableLog
+
+
+def config() -> tuple[UiConfig, str | None]:
+    return from_env()
+
+
+def lang() -> str:
+    return "en" if st.session_state.get("lang_en") else "zh"
+
+
+@dataclass
+class LiveTable:
+    """The table watched live: its log, the frame loop and what went wrong starting them."""
+
+    log: TableLog
+    runner: LiveRunner | None
+    calibration: Any
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (i18n key, detail)
+    pipeline_problem: str | None = None
+
+
+def _out_path(cfg: UiConfig) -> Path:
+    if cfg.out:
+        return Path(cfg.out)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("recordings") / f"table-{stamp}.jsonl"
+
+
+@st.cache_resource(show_spinner=False)
+def live_table(cfg_json: str) -> LiveTable:
+    """Started once per server for one configuration (``cfg_json`` is the cache key)."""
+    import json
+
+    from .sources import CvSource, build_pipeline, load_calibration
+
+    cfg = UiConfig(**json.loads(cfg_json))
+    out = _out_path(cfg)
+    log = TableLog(sink=JsonlSink(out), name=out.name, confirm_below=cfg.confirm_below)
+    if cfg.log and Path(cfg.log).is_file():  # continue an existing log
+        try:
+            for line in TableLog.open(cfg.log).lines:
+                log.append(line)
+        except LogOpenError:
+            pass
+    if cfg.game and not any('"deal"' in line for line in log.lines):
+        deal: dict[str, Any] = {"type": "deal", "game": cfg.game, "source": "manual"}
+        from cardref.engine.events import GAME_SEATS
+
+        deal["seats"] = GAME_SEATS.get(cfg.game, 4)
+        if cfg.names:
+            deal["names"] = cfg.names
+        log.append(deal)
+    problems: list[tuple[str, str]] = []
+    calibration, why = load_calibration(cfg.calibration)
+    if why:
+        problems.append(("banner.no_pipeline", f"calibration: {why}"))
+    pipeline, pipe_problem = build_pipeline(cfg.game, calibration)
+    spec: int | str = cfg.camera if cfg.mode == "camera" and cfg.camera is not None else (cfg.video or "")
+
+    def open_source() -> CvSource:
+        return CvSource(spec, realtime=True)
+
+    runner = LiveRunner(open_source, pipeline, log, calibration=calibration, names=cfg.names)
+    runner.start()
+    return LiveTable(log, runner, calibration, problems, pipe_problem)
+
+
+# ---- the session's replay log ----------------------------------------------------------------
+
+def open_replay(path: str, video: str | None = None, name: str | None = None) -> str | None:
+    """Load a log file into this session's replay; returns a problem or None."""
+    try:
+        log = TableLog.open(path)
+    except LogOpenError as exc:
+        return exc.detail
+    set_replay(log, video, name or Path(path).name)
+    return None
+
+
+def set_replay(log: TableLog, video: str | None, name: str) -> None:
+    cfg, _ = config()
+    log.confirm_below = cfg.confirm_below
+    st.session_state["replay_log"] = log
+    st.session_state["replay_n0"] = len(log)
+    st.session_state["replay_video"] = video
+    st.session_state["replay_name"] = name
+    st.session_state["cursor"] = 0
+    st.session_state.pop("replay_frames", None)
+
+
+def replay_log() -> TableLog | None:
+    return st.session_state.get("replay_log")
+
+
+def active_log() -> TableLog | None:
+    """The log the setup page and corrections write to: the live table's, else the replay's."""
+    cfg, _ = config()
+    if cfg.live:
+        return live_table(cfg.to_env()).log
+    return replay_log()
+
+
+# ---- the director PIN ------------------------------------------------------------------------
+
+def locked() -> bool:
+    cfg, _ = config()
+    return bool(cfg.pin) and not st.session_state.get("unlocked", False)
+
+
+def unlock(pin: str) -> bool:
+    cfg, _ = config()
+    ok = bool(cfg.pin) and hmac.compare_digest(str(pin), str(cfg.pin))
+    if ok:
+        st.session_state["unlocked"] = True
+    return ok
+
+
+def ensure_replay() -> str | None:
+    """Load the configured log (the demo by default) into this session once; returns a problem."""
+    if replay_log() is not None or st.session_state.get("replay_problem_shown"):
+        return st.session_state.get("replay_problem")
+    cfg, _ = config()
+    path = cfg.replay_log
+    if not path:
+        return None
+    problem = open_replay(path, cfg.replay_video)
+    if problem:
+        st.session_state["replay_problem"] = f"{path}: {problem}"
+        st.session_state["replay_problem_shown"] = True
+        return st.session_state["replay_problem"]
+    st.session_state["playing"] = bool(cfg.autoplay and cfg.mode == "demo")
+    st.session_state["speed"] = cfg.speed
+    return None
