@@ -1,0 +1,234 @@
+"""``cardref watch``: camera, stream or video → event log, with the referee's verdicts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+HELP = "watch a table (camera, stream URL, video or image folder) and write its event log as plays happen"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="camera index (0 = first webcam)")
+    src.add_argument("--video", metavar="FILE", help="a video file (or a folder of images)")
+    src.add_argument("--url", metavar="URL", help="an RTSP/HTTP stream")
+    src.add_argument("--folder", metavar="DIR", help="a folder of images, in name order")
+    p.add_argument("--game", required=True, help="game name (gouji-shandong, guafeng-zibo, chaodipi-anchao, …)")
+    p.add_argument("--out", required=True, metavar="LOG.jsonl", help="event log to write (flushed per event)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="table calibration (JSON from calibrate/simulate); default: find the markers")
+    p.add_argument("--save-calibration", metavar="FILE", help="write the calibration found from the markers here")
+    p.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
+                   help="manual calibration: table corners in the image, top-left, top-right, bottom-right, bottom-left")
+    p.add_argument("--table-mm", default="1000x700", help="distance between the marker centres, WxH mm (default 1000x700)")
+    p.add_argument("--deal", metavar="JSON", help='deal options, e.g. \'{"level":"7","trump":"H","dealer":0}\'')
+    p.add_argument("--header", metavar="LOG", help="copy the deal and hand events of this log to the start")
+    p.add_argument("--detector", choices=("model", "oracle"), default="model",
+                   help="model: the card detector; oracle: replay a simulation's truth (frames.jsonl beside the video)")
+    p.add_argument("--model", metavar="PATH", help="detector model file (default: the shipped one)")
+    p.add_argument("--backend", default="auto", help="detector backend: auto, openvino, onnx, torch")
+    p.add_argument("--oracle-frames", metavar="FILE", help="frames.jsonl for --detector oracle")
+    p.add_argument("--oracle-noise", default="none", help="oracle noise preset: none, mild, harsh")
+    p.add_argument("--settle", type=float, default=0.5, help="seconds new cards must stay put to be a play (0.5)")
+    p.add_argument("--append", action="store_true", help="append to an existing log instead of refusing")
+    p.add_argument("--force", action="store_true", help="overwrite an existing log")
+    p.add_argument("--calibrate-timeout", type=float, default=10.0,
+                   help="seconds to look for the markers before giving up (default 10)")
+    p.add_argument("--lang", choices=("zh", "en"), default="en", help="language of verdict messages")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    p.add_argument("--json", action="store_true", help="print one JSON object per play instead of text")
+
+
+def _parse_table(text: str) -> tuple[float, float]:
+    try:
+        w, h = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"cardref watch: --table-mm must look like 1000x700, got {text!r}") from None
+    return (w, h)
+
+
+def _err(msg: str) -> None:
+    print(f"cardref watch: {msg}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.engine.events import GAME_SEATS
+    from cardref.engine.judge import LiveJudge
+    from cardref.vision.calibration import (
+        CalibrationError,
+        calibrate_manual,
+        load_calibration,
+        parse_corners,
+        save_calibration,
+    )
+    from cardref.vision.capture import SourceError, open_source
+    from cardref.vision.plays import SegmenterSettings
+    from cardref.vision.watch import LogWriter, Pipeline, describe_play, header_events, play_event
+
+    if args.game not in GAME_SEATS:
+        _err(f"unknown game {args.game!r}; known: {', '.join(sorted(GAME_SEATS))}")
+        return 2
+    seats = GAME_SEATS[args.game]
+    table_mm = _parse_table(args.table_mm)
+    quiet = args.quiet
+
+    def status(st: object, message: str) -> None:
+        if not quiet:
+            print(f"[capture] {getattr(st, 'value', st)}: {message}", file=sys.stderr, flush=True)
+
+    # calibration given up front
+    calibration = None
+    try:
+        if args.calibration:
+            calibration = load_calibration(args.calibration)
+    except CalibrationError as exc:
+        _err(f"{exc} [{exc.code}]")
+        return 2
+    # the header and deal
+    deal_options = None
+    if args.deal:
+        try:
+            deal_options = json.loads(args.deal)
+            if not isinstance(deal_options, dict):
+                raise ValueError("not an object")
+        except ValueError as exc:
+            _err(f"--deal must be a JSON object: {exc}")
+            return 2
+    header_lines = None
+    if args.header:
+        try:
+            with open(args.header, encoding="utf-8") as fh:
+                header_lines = fh.readlines()
+        except OSError as exc:
+            _err(f"cannot read header {args.header}: {exc.strerror or exc}")
+            return 2
+    try:
+        head = header_events(args.game, deal_options=deal_options, header_lines=header_lines)
+    except ValueError as exc:
+        _err(str(exc))
+        return 2
+    # the detector
+    try:
+        if args.detector == "oracle":
+            from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
+
+            frames = args.oracle_frames or (os.path.join(os.path.dirname(os.path.abspath(args.video)), "frames.jsonl")
+                                            if args.video else None)
+            if frames is None:
+                _err("--detector oracle needs --oracle-frames (or a --video from cardref simulate)")
+                return 2
+            detector = OracleDetector(frames, OracleNoise.named(args.oracle_noise))
+        else:
+            from cardref.vision.detector import load_detector
+
+            detector = load_detector(args.backend, args.model)
+    except (FileNotFoundError, ValueError) as exc:
+        _err(str(exc))
+        return 2
+    except Exception as exc:  # DetectorError and friends: a clear message, not a traceback
+        _err(f"cannot load the card detector: {exc}")
+        return 2
+    # the source
+    try:
+        source = open_source(camera=args.camera, video=args.video, url=args.url, folder=args.folder,
+                             on_status=status)
+    except SourceError as exc:
+        _err(f"{exc} [{exc.code}]")
+        return 2
+    if calibration is None and args.corners:
+        try:
+            size = getattr(source, "size", (0, 0))
+            calibration = calibrate_manual(parse_corners(args.corners), size, table_mm)
+        except CalibrationError as exc:
+            _err(f"{exc} [{exc.code}]")
+            source.close()
+            return 2
+    settings = SegmenterSettings(settle_s=args.settle)
+    try:
+        pipeline = Pipeline(detector, seats, calibration, settings=settings, table_mm=table_mm)
+    except CalibrationError as exc:
+        _err(f"{exc} [{exc.code}]")
+        source.close()
+        return 2
+    # the log: never clobber what is there
+    exists = os.path.exists(args.out) and os.path.getsize(args.out) > 0
+    if exists and not (args.append or args.force):
+        _err(f"{args.out} already holds a log; use --append to continue it or --force to overwrite it")
+        source.close()
+        return 2
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        fh = open(args.out, "a" if args.append else "w", encoding="utf-8")
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc.strerror or exc}")
+        source.close()
+        return 2
+    judge = LiveJudge()
+    writer = LogWriter(fh)
+    if args.append and exists:
+        with open(args.out, encoding="utf-8") as old:
+            for line in old:
+                if line.strip():
+                    judge.feed_text(line)
+                    writer.count += 1
+    else:
+        for ev in head:
+            judge.feed(ev)
+            writer.write(ev)
+    rc = 0
+    waited_since = time.monotonic()
+    t_start = time.monotonic()
+    try:
+        for frame in source.frames():
+            try:
+                result = pipeline.process(frame)
+            except CalibrationError as exc:
+                _err(f"{exc} [{exc.code}]")
+                rc = 2
+                break
+            if pipeline.calibration is None:
+                if time.monotonic() - waited_since > args.calibrate_timeout and frame.t > 1.0:
+                    err = pipeline.last_calibration_error
+                    _err(f"{err} [{getattr(err, 'code', '')}]" if err else "cannot calibrate")
+                    rc = 2
+                    break
+                continue
+            if result.recalibrated and not quiet:
+                print(f"[calibration] camera moved at {frame.t:.1f}s: recalibrated from the markers", file=sys.stderr)
+            if frame.index == 0 or (args.save_calibration and pipeline.stats.frames == 1):
+                if args.save_calibration and pipeline.calibration is not None:
+                    save_calibration(pipeline.calibration, args.save_calibration)
+            for obs in result.plays:
+                event = play_event(obs)
+                _i, _text = writer.write(event)
+                verdicts = judge.feed(event)
+                if quiet:
+                    continue
+                if args.json:
+                    print(json.dumps({"event": event.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},
+                                     ensure_ascii=False), flush=True)
+                else:
+                    print(describe_play(event, verdicts, args.lang), flush=True)
+            if not quiet and not args.json:
+                for c in result.cleared:
+                    print(f"{c.t:8.2f}s  {c.zone}: cleared ({len(c.cards)} cards collected)", flush=True)
+    except KeyboardInterrupt:
+        rc = 130
+    finally:
+        fh.close()
+        source.close()
+    st = pipeline.stats
+    if not quiet:
+        wall = time.monotonic() - t_start
+        print(f"[watch] {st.frames} frames, {st.plays} plays ({st.confirm} to confirm), "
+              f"{st.fps:.1f} frames/s processing, {wall:.1f}s wall, recalibrations: {st.bumps}; log: {args.out}",
+              file=sys.stderr)
+    if pipeline.calibration is None and rc == 0:
+        err = pipeline.last_calibration_error
+        _err(f"never calibrated: {err}" if err else "never calibrated: no frames")
+        rc = 2
+    return rc

@@ -1,0 +1,302 @@
+"""From card detections on the table to plays: the play segmenter.
+
+One observation type flows in: :class:`~cardref.vision.zones.TableCard` (a detected card
+in table millimetres, with the zone it lies in), a list per frame.  Out come :class:`PlayObservation` (a seat put
+these cards down) and :class:`ZoneCleared` (a trick was collected).
+
+Each zone has a :class:`ZoneTracker` whose state is a list of :class:`Track` objects, one
+per physical card: *committed* tracks are cards already reported, *candidates* are new
+cards not yet reported.  A card is identified by where its rank-and-suit corner indices
+lie, so a card laid over earlier ones is told apart from them even when it has the same
+code (several decks), and an earlier card half covered by it keeps its identity through
+its corner that still shows.
+
+A play is reported when every candidate in the zone has been at rest for ``settle_s``
+and was seen in most frames of that time (voting over frames: codes are chosen by
+confidence-weighted votes, one-frame misreads and flickers never get there).  A hand
+passing over hides cards (committed ones are kept while hidden) and makes short-lived
+candidates (they are dropped), so it never makes a play.  A zone whose committed cards
+all stay unseen for ``clear_s`` is cleared (trick collected); when the very same cards
+reappear there within ``restore_s`` (a hand had covered them all), they are restored,
+not reported again.  Low-confidence plays are reported with ``confirm=True``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .zones import Point, SeatLayout, TableCard, point_in_polygon
+
+
+@dataclass(frozen=True)
+class SegmenterSettings:
+    """Tuning of the play segmenter (times in seconds, distances in table mm)."""
+
+    settle_s: float = 0.5  # new cards at rest this long make a play
+    min_hit_ratio: float = 0.6  # … and seen in at least this share of frames meanwhile
+    min_hits: int = 3
+    match_mm: float = 16.0  # a corner within this of a known corner is the same card
+    track_mm: float = 45.0  # candidates may move this far between frames (sliding in)
+    move_mm: float = 6.0  # a candidate that moves more than this is not at rest
+    code_penalty_mm: float = 30.0  # matching prefers the same code by this much
+    drop_s: float = 0.5  # a candidate unseen this long is forgotten
+    clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
+    restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
+    confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
+    zone_tolerance_mm: float = 40.0
+
+
+@dataclass
+class Track:
+    id: int
+    points: list[Point]
+    anchor: Point
+    first_seen: float
+    last_seen: float
+    still_since: float
+    first_xy: Point
+    votes: Counter[str] = field(default_factory=Counter)  # confidence-weighted
+    counts: Counter[str] = field(default_factory=Counter)  # frames
+    seen_since_still: int = 0
+    frames_since_still: int = 0
+    committed: bool = False
+    code: str | None = None  # fixed when committed
+
+    @property
+    def best(self) -> str:
+        return self.code if self.code is not None else self.votes.most_common(1)[0][0]
+
+
+@dataclass(frozen=True)
+class PlayObservation:
+    seat: int
+    cards: tuple[str, ...]
+    t: float  # when the cards came to rest (estimated)
+    t_emit: float  # the frame time at which the play was reported
+    conf: float
+    confirm: bool
+    zone: str
+    origin: Point = (0.0, 0.0)  # where the new cards first showed up (table mm)
+
+
+@dataclass(frozen=True)
+class ZoneCleared:
+    zone: str
+    t: float
+    cards: tuple[str, ...]
+
+
+def _dist(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _in_quad(p: Point, quad: Sequence[Point]) -> bool:
+    return len(quad) >= 3 and point_in_polygon(p, quad)
+
+
+class ZoneTracker:
+    """The cards of one zone and their state (see the module doc)."""
+
+    def __init__(self, name: str, seat: int | None, settings: SegmenterSettings, ids: list[int]) -> None:
+        self.name = name
+        self.seat = seat
+        self.s = settings
+        self.tracks: list[Track] = []
+        self.cleared: list[tuple[float, list[Track]]] = []
+        self._ids = ids
+
+    def _new_id(self) -> int:
+        self._ids[0] += 1
+        return self._ids[0]
+
+    # ------------------------------------------------------------------ matching
+    def _distance(self, det: TableCard, tr: Track) -> float:
+        d = min(_dist(p, q) for p in det.points for q in tr.points)
+        if d > 0 and det.quad and len(det.points) == 1 and any(_in_quad(q, det.quad) for q in tr.points):
+            d = min(d, self.s.match_mm * 0.5)
+        return d
+
+    def _match(self, dets: list[TableCard]) -> tuple[dict[int, Track], list[int]]:
+        pairs: list[tuple[float, int, Track]] = []
+        for i, det in enumerate(dets):
+            for tr in self.tracks:
+                d = self._distance(det, tr)
+                gate = self.s.match_mm if (tr.committed or tr.still_since < tr.last_seen - 0.15) else self.s.track_mm
+                if d > gate:
+                    continue
+                cost = d + (0.0 if det.card == tr.best else self.s.code_penalty_mm)
+                if not tr.committed:
+                    cost += 0.5  # committed cards win ties: old cards are not new ones
+                pairs.append((cost, i, tr))
+        pairs.sort(key=lambda x: x[0])
+        used_d: set[int] = set()
+        used_t: set[int] = set()
+        out: dict[int, Track] = {}
+        for _cost, i, tr in pairs:
+            if i in used_d or tr.id in used_t:
+                continue
+            used_d.add(i)
+            used_t.add(tr.id)
+            out[i] = tr
+        return out, [i for i in range(len(dets)) if i not in used_d]
+
+    # ------------------------------------------------------------------ update
+    def update(self, t: float, dets: list[TableCard]) -> tuple[list[PlayObservation], list[ZoneCleared]]:
+        s = self.s
+        matched, fresh = self._match(dets)
+        seen_ids = set()
+        for i, tr in matched.items():
+            det = dets[i]
+            seen_ids.add(tr.id)
+            self._observe(tr, det, t)
+        for i in fresh:
+            det = dets[i]
+            p = det.xy
+            tr = Track(self._new_id(), list(det.points), p, t, t, t, p)
+            tr.votes[det.card] += det.conf
+            tr.counts[det.card] += 1
+            tr.seen_since_still = tr.frames_since_still = 1
+            self.tracks.append(tr)
+            seen_ids.add(tr.id)
+        for tr in self.tracks:
+            if tr.id not in seen_ids and not tr.committed:
+                tr.frames_since_still += 1
+        # forget candidates that vanished
+        self.tracks = [tr for tr in self.tracks if tr.committed or t - tr.last_seen <= s.drop_s]
+        plays = self._maybe_play(t)
+        cleared = self._maybe_clear(t)
+        return plays, cleared
+
+    def _observe(self, tr: Track, det: TableCard, t: float) -> None:
+        s = self.s
+        if not tr.committed:
+            moved = min(_dist(q, p) for q in det.points for p in tr.points) > s.move_mm
+            if moved:
+                tr.anchor = det.xy
+                tr.still_since = t
+                tr.seen_since_still = 0
+                tr.frames_since_still = 0
+                tr.points = list(det.points)
+            tr.votes[det.card] += det.conf
+            tr.counts[det.card] += 1
+            tr.seen_since_still += 1
+            tr.frames_since_still += 1
+        # learn corners that were hidden so far; follow small drifts of known ones
+        for q in det.points:
+            j = min(range(len(tr.points)), key=lambda k: _dist(q, tr.points[k]))
+            if _dist(q, tr.points[j]) <= s.match_mm:
+                a = 0.3
+                tr.points[j] = (tr.points[j][0] * (1 - a) + q[0] * a, tr.points[j][1] * (1 - a) + q[1] * a)
+            elif len(tr.points) < 4:
+                tr.points.append(q)
+        tr.last_seen = t
+
+    def _eligible(self, tr: Track, t: float) -> bool:
+        s = self.s
+        return (t - tr.still_since >= s.settle_s - 1e-9 and tr.seen_since_still >= s.min_hits
+                and tr.seen_since_still >= s.min_hit_ratio * tr.frames_since_still)
+
+    def _maybe_play(self, t: float) -> list[PlayObservation]:
+        cands = [tr for tr in self.tracks if not tr.committed]
+        if not cands or not all(self._eligible(tr, t) for tr in cands):
+            return []
+        codes = []
+        confs = []
+        for tr in cands:
+            code, weight = tr.votes.most_common(1)[0]
+            share = tr.counts[code] / max(sum(tr.counts.values()), 1)
+            mean_conf = weight / max(tr.counts[code], 1)
+            confs.append(min(1.0, share * max(mean_conf, 0.0)))
+            codes.append(code)
+        # restored, not replayed: the same cards at the same places as a trick just cleared
+        restored = self._restore(cands, codes, t)
+        for tr, code in zip(cands, codes, strict=True):
+            tr.committed = True
+            tr.code = code
+        if restored:
+            return []
+        t_rest = max(tr.still_since for tr in cands)
+        conf = round(min(confs), 3)
+        seat = self.seat
+        if seat is None:
+            seat = -1  # a shared pile: the segmenter attributes it
+        order = sorted(range(len(cands)), key=lambda k: (cands[k].first_xy[0], cands[k].first_xy[1]))
+        ox = sum(tr.first_xy[0] for tr in cands) / len(cands)
+        oy = sum(tr.first_xy[1] for tr in cands) / len(cands)
+        return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
+                                conf < self.s.confirm_below, self.name, (ox, oy))]
+
+    def _restore(self, cands: list[Track], codes: list[str], t: float) -> bool:
+        self.cleared = [(tc, trs) for tc, trs in self.cleared if t - tc <= self.s.restore_s]
+        for k, (_tc, old) in enumerate(self.cleared):
+            if Counter(tr.code for tr in old) != Counter(codes):
+                continue
+            free = list(old)
+            ok = True
+            for tr, code in zip(cands, codes, strict=True):
+                hit = next((o for o in free if o.code == code
+                            and min(_dist(p, q) for p in tr.points for q in o.points) <= self.s.match_mm), None)
+                if hit is None:
+                    ok = False
+                    break
+                free.remove(hit)
+            if ok:
+                del self.cleared[k]
+                return True
+        return False
+
+    def _maybe_clear(self, t: float) -> list[ZoneCleared]:
+        committed = [tr for tr in self.tracks if tr.committed]
+        if not committed or any(t - tr.last_seen < self.s.clear_s for tr in committed):
+            return []
+        self.tracks = [tr for tr in self.tracks if not tr.committed]
+        self.cleared.append((t, committed))
+        return [ZoneCleared(self.name, round(t, 3), tuple(tr.code or "" for tr in committed))]
+
+    @property
+    def on_table(self) -> list[str]:
+        return [tr.code or "" for tr in self.tracks if tr.committed]
+
+
+class PlaySegmenter:
+    """All zones of a table: feed each frame's :class:`TableCard` list to :meth:`update`."""
+
+    def __init__(self, layout: SeatLayout, settings: SegmenterSettings | None = None) -> None:
+        self.layout = layout
+        self.settings = settings or SegmenterSettings()
+        ids = [0]
+        self.zones = {z.name: ZoneTracker(z.name, z.seat, self.settings, ids) for z in layout.zones}
+        self.frames = 0
+
+    def update(self, t: float, cards: Sequence[TableCard]) -> tuple[list[PlayObservation], list[ZoneCleared]]:
+        self.frames += 1
+        by_zone: dict[str, list[TableCard]] = {name: [] for name in self.zones}
+        for c in cards:
+            if c.zone in by_zone:
+                by_zone[c.zone].append(c)
+        plays: list[PlayObservation] = []
+        cleared: list[ZoneCleared] = []
+        for name, tracker in self.zones.items():
+            p, c = tracker.update(t, by_zone[name])
+            plays.extend(self._attribute(p, tracker))
+            cleared.extend(c)
+        plays.sort(key=lambda o: (o.t, o.seat))
+        return plays, cleared
+
+    def _attribute(self, plays: list[PlayObservation], tracker: ZoneTracker) -> list[PlayObservation]:
+        del tracker
+        out = []
+        for p in plays:
+            if p.seat >= 0:
+                out.append(p)
+                continue
+            # a pile play belongs to the seat on whose side the cards first showed up
+            seat = self.layout.nearest_seat(p.origin)
+            out.append(PlayObservation(seat, p.cards, p.t, p.t_emit, p.conf, p.confirm, p.zone, p.origin))
+        return out
+
+    def on_table(self) -> dict[str, list[str]]:
+        return {name: z.on_table for name, z in self.zones.items()}
