@@ -1,0 +1,264 @@
+"""``cardref bench e2e``: simulated deals → video → watch pipeline → log, compared with the truth.
+
+For every game name, ``--deals`` deals are simulated (``cardref simulate``), the video is
+read back through the same pipeline ``cardref watch`` uses, and the produced plays are
+matched with the true ones:
+
+* exact: same seat and same multiset of cards;
+* wrong: a play by the right seat at the right time with other cards;
+* missed: a true play with no produced play; phantom: a produced play with no true one;
+* latency: from the moment a play came to rest in the video to the frame at which the
+  pipeline reported it, plus that frame's processing time;
+* frames per second of the pipeline (decode, detector, mapping, segmentation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardref.engine.events import GAME_SEATS
+
+MATCH_WINDOW_S = 2.0
+
+
+@dataclass
+class DealScore:
+    game: str
+    seed: int
+    truth: int = 0
+    exact: int = 0
+    wrong: int = 0
+    missed: int = 0
+    phantom: int = 0
+    confirm: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frames: int = 0
+    busy_s: float = 0.0
+    decode_s: float = 0.0
+    video_s: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+
+def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
+    """Match produced :class:`PlayObservation` objects with true ``(t, seat, cards)``."""
+    score = DealScore("", 0, truth=len(truth))
+    free = list(range(len(produced)))
+    for t, seat, cards in truth:
+        best = None
+        for k in free:
+            p = produced[k]
+            if p.seat != seat or abs(p.t - t) > MATCH_WINDOW_S:
+                continue
+            key = (Counter(p.cards) != Counter(cards), abs(p.t - t))
+            if best is None or key < best[0]:
+                best = (key, k)
+        if best is None:
+            score.missed += 1
+            score.errors.append(f"missed t={t:.2f} seat {seat} {' '.join(cards)}")
+            continue
+        k = best[1]
+        free.remove(k)
+        p = produced[k]
+        if Counter(p.cards) == Counter(cards):
+            score.exact += 1
+            score.latencies.append(p.t_emit - t)
+        else:
+            score.wrong += 1
+            score.errors.append(f"wrong t={t:.2f} seat {seat}: true {' '.join(cards)} got {' '.join(p.cards)}")
+    for k in free:
+        p = produced[k]
+        score.phantom += 1
+        score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}")
+    score.confirm = sum(1 for p in produced if p.confirm)
+    return score
+
+
+def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
+             model: str | None, backend: str, settle: float, keep_video: bool = False) -> DealScore:
+    from cardref.vision.capture import VideoFileSource
+    from cardref.vision.plays import SegmenterSettings
+    from cardref.vision.simulate import simulate_to_dir
+    from cardref.vision.watch import Pipeline
+
+    out = workdir / f"{game}-{seed}"
+    sim = simulate_to_dir(game, seed, out, max_plays=max_plays)
+    truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
+    if detector_kind == "oracle":
+        from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
+
+        detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
+    else:
+        detector = _model_detector(model, backend)
+    source = VideoFileSource(str(out / "video.mp4"))
+    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle))
+    produced = []
+    frames = 0
+    busy = 0.0
+    decode = 0.0
+    it = source.frames()
+    while True:
+        t0 = time.perf_counter()
+        frame = next(it, None)
+        decode += time.perf_counter() - t0
+        if frame is None:
+            break
+        r = pipe.process(frame)
+        frames += 1
+        busy += r.seconds
+        for p in r.plays:
+            # the event exists once this frame is processed: add its processing time
+            produced.append(_Emitted(p, r.seconds))
+    score = compare(truth, [e.view() for e in produced])
+    score.game, score.seed = game, seed
+    score.frames, score.busy_s, score.decode_s = frames, busy, decode
+    score.video_s = frames / source.fps
+    if pipe.calibration is None:
+        score.errors.insert(0, f"never calibrated: {pipe.last_calibration_error}")
+    if not keep_video:
+        for name in ("video.mp4", "frames.jsonl"):
+            (out / name).unlink(missing_ok=True)
+    return score
+
+
+@dataclass
+class _Emitted:
+    obs: Any
+    proc_s: float
+
+    def view(self) -> Any:
+        from dataclasses import replace
+
+        return replace(self.obs, t_emit=self.obs.t_emit + self.proc_s)
+
+
+_MODEL_CACHE: dict[tuple[str | None, str], Any] = {}
+
+
+def _model_detector(model: str | None, backend: str) -> Any:
+    key = (model, backend)
+    if key not in _MODEL_CACHE:
+        from cardref.vision.detector import load_detector
+
+        _MODEL_CACHE[key] = load_detector(backend, model)
+    return _MODEL_CACHE[key]
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    k = min(len(v) - 1, max(0, int(round(q * (len(v) - 1)))))
+    return v[k]
+
+
+def summarize(scores: list[DealScore]) -> dict[str, Any]:
+    def agg(ss: list[DealScore]) -> dict[str, Any]:
+        truth = sum(s.truth for s in ss)
+        lat = [x for s in ss for x in s.latencies]
+        frames = sum(s.frames for s in ss)
+        busy = sum(s.busy_s for s in ss)
+        decode = sum(s.decode_s for s in ss)
+        video = sum(s.video_s for s in ss)
+        return {
+            "deals": len(ss), "plays": truth, "exact": sum(s.exact for s in ss),
+            "exact_rate": round(sum(s.exact for s in ss) / truth, 4) if truth else None,
+            "wrong": sum(s.wrong for s in ss), "missed": sum(s.missed for s in ss),
+            "phantom": sum(s.phantom for s in ss), "confirm_flags": sum(s.confirm for s in ss),
+            "latency_median_s": round(statistics.median(lat), 3) if lat else None,
+            "latency_p95_s": round(_pct(lat, 0.95), 3) if lat else None,
+            "latency_max_s": round(max(lat), 3) if lat else None,
+            "pipeline_fps": round(frames / busy, 1) if busy else None,
+            "with_decode_fps": round(frames / (busy + decode), 1) if busy + decode else None,
+            "video_fps": round(frames / video, 1) if video else None,
+            "frames": frames,
+        }
+
+    games = sorted({s.game for s in scores})
+    return {"total": agg(scores), "games": {g: agg([s for s in scores if s.game == g]) for g in games}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="cardref bench e2e", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=4, help="deals per game (default 4: 24 deals)")
+    ap.add_argument("--games", default=",".join(sorted(GAME_SEATS)), help="comma-separated game names")
+    ap.add_argument("--detector", choices=("oracle", "model"), default="oracle")
+    ap.add_argument("--noise", default="mild", help="oracle noise preset: none, mild, harsh (default mild)")
+    ap.add_argument("--model", help="model file for --detector model (default: the shipped one)")
+    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--max-plays", type=int, default=30, help="plays per deal (default 30; 0 = whole deal)")
+    ap.add_argument("--seed", type=int, default=1000, help="first seed")
+    ap.add_argument("--settle", type=float, default=0.5)
+    ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
+    args = ap.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    bad = [g for g in games if g not in GAME_SEATS]
+    if bad:
+        print(f"cardref bench e2e: unknown game(s) {', '.join(bad)}", file=sys.stderr)
+        return 2
+    if args.detector == "model":
+        try:
+            _model_detector(args.model, args.backend)
+        except Exception as exc:
+            print(f"cardref bench e2e: cannot load the card detector: {exc}", file=sys.stderr)
+            return 2
+    tmp = None
+    if args.keep:
+        workdir = Path(args.keep)
+        workdir.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="cardref-e2e-")
+        workdir = Path(tmp.name)
+    scores: list[DealScore] = []
+    t0 = time.time()
+    try:
+        for d in range(args.deals):
+            for g in games:
+                seed = args.seed + d
+                s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
+                             max_plays=args.max_plays or None, model=args.model, backend=args.backend,
+                             settle=args.settle, keep_video=bool(args.keep))
+                scores.append(s)
+                if not args.json:
+                    print(f"{g:18s} seed {seed}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
+                          f"{s.phantom} phantom, {s.frames} frames, {s.frames / max(s.busy_s, 1e-9):.0f} fps",
+                          flush=True)
+                    if args.verbose:
+                        for e in s.errors:
+                            print(f"    {e}")
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    summary = summarize(scores)
+    summary["detector"] = args.detector
+    if args.detector == "oracle":
+        summary["noise"] = args.noise
+    summary["wall_s"] = round(time.time() - t0, 1)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        tot = summary["total"]
+        print(f"\nTOTAL over {tot['deals']} deals ({args.detector}{'/' + args.noise if args.detector == 'oracle' else ''}): "
+              f"{tot['exact']}/{tot['plays']} plays exact ({100 * (tot['exact_rate'] or 0):.2f}%), "
+              f"{tot['wrong']} wrong, {tot['missed']} missed, {tot['phantom']} phantom, "
+              f"{tot['confirm_flags']} flagged for confirmation")
+        print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
+              f"max {tot['latency_max_s']} s")
+        print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding) "
+              f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
