@@ -1,0 +1,419 @@
+"""Declares of 够级 (spoken acts the camera cannot see) and the 冲点 phase.
+
+Before play (in the order of ``settings.prep_stages``): ``kangong`` 扛贡, ``xuandian`` 宣点,
+``buy3``/``buy4`` 买3买4, ``tribute`` 进贡, ``revolution`` 革命, ``chongdian`` 冲点.  During
+play: ``burn`` 烧牌, ``rangpai`` 让牌, ``rendian`` 认点, ``yaotou``/``youtou``/``wutou``
+(head choice of a 革命/冲点 seat's 对门), ``out``.  Each is judged for legality as far as the
+known cards allow.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card
+from ..events import DeclareEvent
+from ..verdict import Fault
+from .burning import burn_fault
+from .hands import Hand
+from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO, Shape, beats
+from .tributes import KIND_ORDER
+
+if TYPE_CHECKING:
+    from .referee import GoujiReferee
+
+PREP = frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian"})
+
+
+def _opp(seat: int) -> int:
+    return (seat + 3) % 6
+
+
+def _count(hand: Hand, order: int) -> int:
+    return hand.count(order)
+
+
+def _seat_arg(ev: DeclareEvent, key: str) -> int | None:
+    value = ev.args.get(key)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 6:
+        return value
+    return None
+
+
+def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    what = ev.what
+    seat = ev.seat
+    s = ref.s
+    if what not in s.declares:
+        known = {"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
+                 "youtou", "wutou", "rangpai", "burn", "rendian", "out"}
+        code = "gouji.not_in_variant" if what in known else "gouji.unknown_declare"
+        return [Fault(code, {"seat": seat, "what": what, "game": ref.deal.game})]
+    if ref.phase == "void":
+        return [Fault("gouji.deal_void", {"seat": seat})]
+    if what in PREP:
+        if ref.phase != "prep":
+            return [Fault("gouji.declare_too_late", {"seat": seat, "what": what})]
+        stage = dict(s.prep_stages).get(what)
+        if stage is not None:
+            if stage < ref.prep_stage:
+                return [Fault("gouji.declare_out_of_order", {"seat": seat, "what": what})]
+            ref.prep_stage = stage
+    handler = _HANDLERS[what]
+    return handler(ref, i, ev)
+
+
+# ---------------------------------------------------------------------- before play
+def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """买3买4 (004 l.17-19; 002 l.20-25)."""
+    buyer = ev.seat
+    rank = THREE if ev.what == "buy3" else FOUR
+    seller = _seat_arg(ev, "from")
+    facts: dict[str, Any] = {"seat": buyer, "rank": RANK_CODE[rank], "from": seller}
+    if seller is None or seller == buyer:
+        return [Fault("gouji.buy_bad_seller", facts)]
+    pay = ev.cards
+    if len(pay) > 1 or any(ORDER[c.rank] not in (TWO, SJ, BJ) for c in pay):
+        return [Fault("gouji.buy_wrong_payment", {**facts, "cards": list(pay)})]
+    if pay and ORDER[pay[0].rank] != TWO and not ref.s.buy_with_joker:
+        return [Fault("gouji.buy_wrong_payment", {**facts, "cards": list(pay)})]
+    hands = ref.hands
+    hb, hs = hands[buyer], hands[seller]
+    if hb is not None and _count(hb, rank) > 0:
+        return [Fault("gouji.buy_not_needed", facts)]
+    if hs is not None and _count(hs, rank) < 2:
+        return [Fault("gouji.buy_no_spare", facts)]
+    # who must sell: the 对门, else a teammate, else the 对门's team (004 l.17; 002 l.23-24)
+    opp = _opp(buyer)
+    mates = [(buyer + 2) % 6, (buyer + 4) % 6]
+
+    def spare(seat: int) -> bool:
+        h = hands[seat]
+        return h is not None and _count(h, rank) >= 2
+
+    if seller != opp and spare(opp):
+        return [Fault("gouji.buy_wrong_seller", {**facts, "should": opp})]
+    if seller not in mates and seller != opp:
+        better = [m for m in mates if spare(m)]
+        if better:
+            return [Fault("gouji.buy_wrong_seller", {**facts, "should": better[0]})]
+    if hb is not None:
+        twos = _count(hb, TWO)
+        jokers = _count(hb, SJ) + _count(hb, BJ)
+        free_ok = seller in mates                                   # teammates may give free (002 l.23)
+        if pay and hb.holds(pay[0]) <= 0:
+            return [Fault("play.not_in_hand", {"seat": buyer, "cards": list(pay)})]
+        if twos and (not pay or ORDER[pay[0].rank] != TWO) and not (free_ok and not pay):
+            return [Fault("gouji.buy_wrong_payment", {**facts, "cards": list(pay), "needed": "2"})]
+        if not twos and jokers and ref.s.buy_with_joker and not pay and not free_ok:
+            return [Fault("gouji.buy_wrong_payment", {**facts, "cards": list(pay), "needed": "SJ/BJ"})]
+        if not twos and not jokers and pay:
+            return [Fault("gouji.buy_wrong_payment", {**facts, "cards": list(pay)})]
+    # move the cards
+    if hs is not None:
+        card = hs.first_of(rank)
+        if card is not None:
+            hs.remove([card])
+            if hb is not None:
+                hb.add(card)
+    for c in pay:
+        if hb is not None:
+            hb.remove([c])
+        if hs is not None:
+            hs.add(c)
+        ref.eaten[seller].append(c)                                 # 吃了不吐 (002 l.25)
+    return []
+
+
+def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """宣点: declare that the 对门 will not 开点 (004 l.19-21; 002 l.34)."""
+    target = ev.args.get("target", _opp(ev.seat))
+    if target != _opp(ev.seat):
+        return [Fault("gouji.xuandian_target", {"seat": ev.seat, "target": target, "opposite": _opp(ev.seat)})]
+    ref.xuandian.add(ev.seat)
+    return []
+
+
+def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """扛贡 (004 l.19 "3大4小抗自己，4大抗全联邦"; 002 l.41-42)."""
+    hand = ref.hands[ev.seat]
+    scope = "self"
+    if hand is not None:
+        big, small = _count(hand, BJ), _count(hand, SJ)
+        have = {BJ: big, SJ: small}
+        if big >= ref.s.kangong_team_big:
+            scope = "team"
+        elif not any(have[ORDER[r]] >= n for r, n in ref.s.kangong_self):
+            need = " / ".join(f"{n}×{RANK_CODE[ORDER[r]]}" for r, n in ref.s.kangong_self)
+            return [Fault("gouji.kangong_not_allowed", {"seat": ev.seat, "big": big, "small": small,
+                                                        "needed": need})]
+    ref.kangong[ev.seat] = scope
+    return []
+
+
+def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """进贡: order 点、烧、闷、落 (004 l.19; 002 l.29); the largest card in hand (004 l.19;
+    002 l.27), never one received by 买3买4 or as tribute (吃了不吐, 002 l.25-27)."""
+    giver = ev.seat
+    target = _seat_arg(ev, "target")
+    kind = ev.args.get("kind")
+    facts: dict[str, Any] = {"seat": giver, "target": target, "kind": kind}
+    if target is None or target == giver or kind not in KIND_ORDER or not ev.cards:
+        return [Fault("gouji.tribute_bad", facts)]
+    rank = KIND_ORDER[kind]
+    if rank < ref.tribute_stage:
+        return [Fault("gouji.tribute_order", facts)]
+    ref.tribute_stage = rank
+    hand = ref.hands[giver]
+    for card in ev.cards:
+        o = ORDER[card.rank]
+        if ref.s.tribute_min is not None and o < ORDER[ref.s.tribute_min]:
+            return [Fault("gouji.tribute_too_small", {**facts, "card": card})]
+        if hand is not None:
+            if hand.holds(card) <= 0:
+                return [Fault("play.not_in_hand", {"seat": giver, "cards": [card]})]
+            best = hand.largest(ref.eaten[giver])
+            if best is not None and o < best:
+                return [Fault("gouji.tribute_not_largest", {**facts, "card": card, "largest": RANK_CODE[best]})]
+            hand.remove([card])
+        receiver = ref.hands[target]
+        if receiver is not None:
+            receiver.add(card)
+        ref.eaten[target].append(card)
+    return []
+
+
+def _revolution(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """革命: no jokers and no 2s in hand (004 l.11, l.21); two revolutions void the deal (l.13)."""
+    seat = ev.seat
+    hand = ref.hands[seat]
+    if seat in ref.revolts:
+        return [Fault("gouji.revolution_twice", {"seat": seat})]
+    if hand is not None and (_count(hand, TWO) or _count(hand, SJ) or _count(hand, BJ)):
+        return [Fault("gouji.revolution_not_allowed", {"seat": seat})]
+    ref.revolts.append(seat)
+    if len(ref.revolts) >= ref.s.void_at:
+        ref.phase = "void"
+    return []
+
+
+def pure_sets(hand: Hand, min_table: tuple[int, ...]) -> int:
+    """How many 纯够级 plays a hand can make (10..A only)."""
+    return sum(hand.count(o) // min_table[o] for o in range(7, 12))
+
+
+def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """冲点 (004 l.11-13, l.21-23; 002 l.46-50)."""
+    seat = ev.seat
+    s = ref.s
+    if s.chongdian_needs_revolution and seat not in ref.revolts:
+        return [Fault("gouji.chongdian_needs_revolution", {"seat": seat})]
+    if any(c["seat"] == seat for c in ref.chong):
+        return [Fault("gouji.chongdian_twice", {"seat": seat})]
+    hand = ref.hands[seat]
+    if hand is not None:
+        if _count(hand, TWO) or _count(hand, SJ) or _count(hand, BJ):
+            return [Fault("gouji.chongdian_not_allowed", {"seat": seat, "why": "2/joker"})]
+        if pure_sets(hand, ref.min_table) < 3:
+            return [Fault("gouji.chongdian_not_allowed", {"seat": seat, "why": "3 sets"})]
+    prev = ev.args.get("prev_rank")
+    ref.chong.append({"seat": seat, "sets": [], "awaiting": False, "done": False,
+                      "prev": prev if isinstance(prev, int) and not isinstance(prev, bool) else None})
+    if not s.chongdian_needs_revolution and len(ref.chong) >= s.void_at:
+        ref.phase = "void"                               # 002 l.48: three 冲点 → redeal
+    return []
+
+
+# ---------------------------------------------------------------------- during play
+def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """烧牌 declaration (004 l.25-27): on the current 够级 play, by a seat that may burn."""
+    seat = ev.seat
+    cur = ref.cur
+    if cur is None or not cur.restricted or cur.seat == seat:
+        return [Fault("gouji.burn_nothing", {"seat": seat})]
+    if seat == _opp(cur.seat):
+        return [Fault("gouji.burn_opposite", {"seat": seat, "target": cur.seat})]
+    hand = ref.hands[seat]
+    holds_four = None if hand is None else _count(hand, FOUR) > 0
+    found = burn_fault(ref.s, seat=seat, owner=cur.seat, luanchan=ref.luanchan,
+                       owner_active=cur.seat in ref.active, passed=seat in ref.passed,
+                       closed=ref.no_burn_round, seat_wutou=ref.is_wutou(seat),
+                       owner_wutou=ref.is_wutou(cur.seat), holds_four=holds_four)
+    if found is not None:
+        return [Fault(found[0], found[1])]
+    if seat not in ref.burn_decl:
+        ref.burn_decl.append(seat)
+    return []
+
+
+def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """让牌: on the 对门's non-够级 play, let the next two seats go first (004 l.25)."""
+    seat = ev.seat
+    cur = ref.cur
+    if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.luanchan
+            or seat not in ref.active or seat in ref.passed):
+        return [Fault("gouji.rangpai_bad", {"seat": seat})]
+    ref.rang = seat
+    return []
+
+
+def _rendian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    if ev.seat in ref.kaidian:
+        return [Fault("gouji.rendian_after_kaidian", {"seat": ev.seat})]
+    ref.rendian.add(ev.seat)
+    return []
+
+
+def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """有头/无头/要头 of the 对门 of a 革命 or 冲点 seat (004 l.9; 002 l.49-50)."""
+    seat = ev.seat
+    opp = _opp(seat)
+    chong = next((c for c in ref.chong if c["seat"] == opp), None)
+    if opp not in ref.revolts and chong is None:
+        return [Fault("gouji.head_choice_not_allowed", {"seat": seat, "what": ev.what})]
+    if ev.what == "yaotou" and chong is not None:
+        return [Fault("gouji.head_choice_not_allowed", {"seat": seat, "what": ev.what})]
+    ref.head[seat] = ev.what
+    if ev.what == "yaotou":
+        ref.yaotou_left[seat] = ref.s.yaotou_dead
+    if ev.what == "wutou" and chong is not None and chong.get("success"):
+        ref.no_kaidian.add(seat)                           # 002 l.50
+    return []
+
+
+def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    seat = ev.seat
+    count = ref.counts[seat]
+    if count is not None and count > 0:
+        return [Fault("gouji.out_with_cards", {"seat": seat, "left": count})]
+    if seat not in ref.active:
+        return []
+    ref.finish(seat)
+    return []
+
+
+_HANDLERS = {
+    "buy3": _buy, "buy4": _buy, "xuandian": _xuandian, "kangong": _kangong, "tribute": _tribute,
+    "revolution": _revolution, "chongdian": _chongdian, "burn": _burn, "rangpai": _rangpai,
+    "rendian": _rendian, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
+}
+
+
+# ---------------------------------------------------------------------- the 冲点 phase
+def _current_chong(ref: GoujiReferee) -> dict[str, Any] | None:
+    while ref.chong_at < len(ref.chong):
+        c = ref.chong[ref.chong_at]
+        if not c["done"]:
+            return c
+        ref.chong_at += 1
+    return None
+
+
+def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], shape: Shape) -> list[Fault] | None:
+    """Judge a play during 冲点; ``None`` when 冲点 is over and the play is a normal one."""
+    c = _current_chong(ref)
+    if c is None:
+        ref.phase = "play"
+        return None
+    cseat, opp = c["seat"], _opp(c["seat"])
+    sets = c["sets"]
+    if seat == cseat:
+        if c["awaiting"]:
+            c["awaiting"] = False                           # the 对门 let it stand
+        if len(sets) >= 3:
+            return [Fault("gouji.chongdian_over", {"seat": seat})]
+        if not shape.pure:
+            return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
+        sets.append([False, False])
+        c["last"] = (shape, cards)
+        c["awaiting"] = True
+        _take(ref, seat, cards, shape)
+        return []
+    if seat == opp and c["awaiting"]:
+        last_shape, last_cards = c["last"]
+        if shape.n != last_shape.n:
+            return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
+                                                   "needed": last_shape.n})]
+        if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
+            return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)})]
+        sets[-1] = [True, shape.pure]
+        c["awaiting"] = False
+        _take(ref, seat, cards, shape)
+        if len(sets) >= 3:
+            _finish_chong(ref, c)
+        return []
+    if len(sets) < 3:
+        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
+    c["awaiting"] = False
+    _finish_chong(ref, c)
+    if _current_chong(ref) is not None:
+        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
+    ref.phase = "play"
+    return None
+
+
+def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
+    c = _current_chong(ref)
+    if c is None or seat != _opp(c["seat"]) or not c["awaiting"]:
+        return
+    c["awaiting"] = False
+    if len(c["sets"]) >= 3:
+        _finish_chong(ref, c)
+        if _current_chong(ref) is None:
+            ref.phase = "play"
+
+
+def _take(ref: GoujiReferee, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:
+    hand = ref.hands[seat]
+    if hand is not None:
+        hand.remove(cards)
+    if ref.counts[seat] is not None:
+        ref.counts[seat] -= shape.n  # type: ignore[operator]
+    ref.played[seat] += shape.n
+    if shape.base == FOUR:
+        ref.fours_played.add(seat)
+
+
+def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
+    """The outcomes: 004 l.11-13 (four cases) or 002 l.46-47."""
+    cseat, opp = c["seat"], _opp(c["seat"])
+    sets = c["sets"]
+    c["done"] = True
+    all_beaten = all(b for b, _ in sets)
+    pure_beat = any(b and p for b, p in sets)
+    if ref.s.chongdian_rules == "yucheng":
+        ref.fixed[cseat] = 5 if all_beaten else 3
+        if not all_beaten:
+            ref.kaidian.add(cseat)
+        if pure_beat:
+            ref.kaidian.add(opp)
+        c["success"] = not all_beaten
+    else:
+        success = not all_beaten
+        c["success"] = success
+        if success:
+            ref.kaidian.add(cseat)
+        else:
+            ref.kaidian.add(opp)
+            ref.no_fours.add(opp)                           # 扔掉4继续游戏 (002 l.46)
+            hand = ref.hands[opp]
+            if hand is not None:
+                fours = [c for c in hand.cards() if ORDER[c.rank] == FOUR]
+                hand.remove(fours)
+                if ref.counts[opp] is not None:
+                    ref.counts[opp] -= len(fours)  # type: ignore[operator]
+        done = [x for x in ref.chong if x["done"] and x is not c]
+        if not done:
+            ref.fixed[cseat] = 3
+        else:
+            other = done[0]
+            better = success and not other["success"]
+            if success == other["success"] and c["prev"] is not None and other["prev"] is not None:
+                better = c["prev"] < other["prev"]
+            if better:
+                ref.fixed[cseat], ref.fixed[other["seat"]] = 3, 4    # 002 l.47 小拉
+            else:
+                ref.fixed[cseat] = 4
+    ref.active.discard(cseat)
+    if ref.hands[cseat] is not None:
+        ref.counts[cseat] = 0

@@ -1,0 +1,667 @@
+"""The 够级 referee of one deal: a state machine fed one event at a time.
+
+Events (spec ``shared/spec/event-log.md``): ``hand`` (optional, the seat's cards when the
+event appears; declares that move cards move them), ``play``, ``pass``, ``declare``.
+``bottom`` has no meaning in 够级 and is a fault.  Without hands the referee judges what the
+plays prove and flags earlier faults when a later play proves them (``proven_at``).
+
+Declares (``what``; see ``docs/rules/gouji.md``): ``buy3``/``buy4`` (``from`` seller seat,
+``cards`` the payment: one 2, one joker or nothing), ``xuandian`` (``target`` = the 对门,
+default), ``kangong``, ``tribute`` (``target``, ``kind`` dian|shao|men|luo|chuan, ``cards``),
+``revolution`` (禹城), ``chongdian`` (optional ``prev_rank``), ``yaotou`` (禹城), ``youtou``
+(山东), ``wutou``, ``rangpai`` (禹城), ``burn`` (烧牌 declaration, optional ``target``),
+``rendian`` (认点), ``out`` (the seat went out, for logs without hands).
+
+:meth:`GoujiReferee.state` keys (JSON-able, for the dashboard):
+``game``, ``phase`` (prep | chongdian | play | over | void), ``luanchan`` (四户乱缠 on),
+``to_play`` (seat expected to act next or null), ``to_lead`` (who leads once the current
+play stands), ``current_play`` ({seat, cards, gouji, pure, restricted} or null),
+``gouji_owner`` (seat whose 够级 play only the 对门 may answer, or null), ``may_answer``
+(seats that may answer normally), ``passed``, ``burning`` ({seat, target, plays} or null),
+``burn_declared``, ``rangpai`` (seat that yielded or null), ``finished`` (走科 order),
+``order`` (six slots 头科..大落, null where undecided), ``place_names``, ``men``
+([{seat, by}]), ``zhashao``, ``revolution``, ``chongdian`` ([{seat, sets, done}]),
+``kaidian``, ``rendian``, ``xuandian``, ``kangong`` ({seat: self|team}), ``wutou``,
+``tributes`` (as in the summary, running), ``played`` (cards played per seat),
+``remaining`` (cards left per seat, null where unknown), ``burns`` ([{seat, target}]).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..cards import Card
+from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
+from ..referee import DealReferee, GameRules
+from ..verdict import Fault
+from . import declares
+from .burning import Burn, burn_fault, priority
+from .hands import Hand
+from .placement import finishing_order
+from .settings import GoujiSettings
+from .shapes import FOUR, RANK_CODE, THREE, Shape, ShapeError, beats, make_min_table, parse_shape
+from .tributes import tributes
+
+SEATS = 6
+
+
+class Current(NamedTuple):
+    """The play on the table: who, what, at which event, and whether only the 对门 may answer."""
+
+    seat: int
+    shape: Shape
+    cards: tuple[Card, ...]
+    i: int
+    restricted: bool
+
+
+def _opp(seat: int) -> int:
+    return (seat + 3) % SEATS
+
+
+class GoujiReferee(DealReferee):
+    """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
+
+    def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
+        super().__init__(deal, index, rules)
+        s: GoujiSettings = rules.settings
+        self.s = s
+        self.min_table = make_min_table(s.min_count())
+        leader = deal.options.get("leader")
+        ok = isinstance(leader, int) and not isinstance(leader, bool) and 0 <= leader < SEATS
+        self.leader: int | None = leader if ok else None
+        self.hands: list[Hand | None] = [None] * SEATS
+        self.eaten: list[list[Card]] = [[] for _ in range(SEATS)]
+        sizes = deal.hand_sizes if deal.hand_sizes and len(deal.hand_sizes) == SEATS else None
+        self.sizes: tuple[int, ...] | None = tuple(sizes) if sizes else None
+        self.counts: list[int | None] = list(sizes) if sizes else [None] * SEATS
+        self.played = [0] * SEATS
+        self.phase = "prep"
+        self.active: set[int] = set(range(SEATS))
+        self.finished: list[int] = []
+        self.men: list[tuple[int, int]] = []
+        self.zhashao: list[int] = []
+        self.fixed: dict[int, int] = {}
+        self.revolts: list[int] = []
+        self.chong: list[dict[str, Any]] = []
+        self.chong_at = 0
+        self.kaidian: set[int] = set()
+        self.rendian: set[int] = set()
+        self.no_kaidian: set[int] = set()
+        self.xuandian: set[int] = set()
+        self.kangong: dict[int, str] = {}
+        self.head: dict[int, str] = {}
+        self.yaotou_left: dict[int, int] = {}
+        self.no_fours: set[int] = set()
+        self.burns_ok: list[tuple[int, int]] = []
+        self.burn: Burn | None = None
+        self.burn_decl: list[int] = []
+        self.no_burn_round = False
+        self.luanchan = False
+        self.chuan = False
+        self.prep_stage = -1
+        self.tribute_stage = -1
+        self.cur: Current | None = None
+        self.passed: set[int] = set()
+        self.last_actor: int | None = None
+        self.rang: int | None = None
+        self.beaten: dict[int, tuple[int, int]] = {}
+        self.pending_four: list[tuple[int, int]] = []
+        self.three_i: dict[int, int] = {}
+        self.fours_played: set[int] = set()
+
+    # ------------------------------------------------------------------ helpers
+    def is_wutou(self, seat: int) -> bool:
+        """无头: in 四户乱缠 everyone (004 l.9, l.23); a seat whose 对门 went out (走科) before;
+        one that chose 无头, or used up its 要头 死够级 (004 l.9)."""
+        if self.luanchan:
+            return True
+        head = self.head.get(seat)
+        if head == "wutou":
+            return True
+        if head == "yaotou":
+            return self.yaotou_left.get(seat, 0) <= 0
+        if head == "youtou":
+            return False
+        opp = _opp(seat)
+        if opp in self.revolts:
+            return True        # 对家革命可选无头 (004 l.9); default 无头 (decision D15)
+        return opp in self.finished
+
+    def _restricted(self, seat: int, shape: Shape) -> bool:
+        if self.burn is not None and self.burn.seat == seat:
+            return True
+        return shape.gouji and not self.luanchan and not self.is_wutou(seat)
+
+    def to_lead(self) -> int | None:
+        """Who leads when the current play stands: its player, or the next seat in play after a
+        player who went out (接风, 004 l.27)."""
+        cur = self.cur
+        if cur is None:
+            lead = self.leader
+            if lead is None or lead in self.active:
+                return lead
+            return self._next_active(lead)
+        if cur.seat in self.active:
+            return cur.seat
+        return self._next_active(cur.seat)
+
+    def _next_active(self, seat: int) -> int | None:
+        s = seat
+        for _ in range(SEATS):
+            s = (s + 1) % SEATS
+            if s in self.active:
+                return s
+        return None
+
+    def _all_passed(self) -> bool:
+        cur = self.cur
+        if cur is None:
+            return True
+        if cur.restricted:
+            opp = _opp(cur.seat)
+            return opp not in self.active or opp in self.passed
+        return all(s in self.passed for s in self.active if s != cur.seat)
+
+    def _kaidian_open(self, seat: int) -> bool:
+        """开点 still possible for ``seat`` (004 l.9, l.23-25)."""
+        return (not self.luanchan and seat not in self.kaidian and seat not in self.rendian
+                and seat not in self.no_kaidian and len(self.finished) < self.s.kaidian_closes_after
+                and _opp(seat) not in self.finished)
+
+    def _skipped(self, seat: int) -> list[int]:
+        cur = self.cur
+        assert cur is not None
+        start = self.last_actor if self.last_actor is not None else cur.seat
+        out = []
+        s = (start + 1) % SEATS
+        while s != seat and s != start:
+            if s in self.active and s not in self.passed and s != cur.seat:
+                out.append(s)
+            s = (s + 1) % SEATS
+        return out
+
+    def _imply_passes(self, seat: int, playing: bool) -> None:
+        for s in self._skipped(seat):
+            if s == self.rang and not playing:
+                continue          # 让牌: stays open while the next two pass (004 l.25)
+            self.passed.add(s)
+        if self.rang is not None and playing and seat != self.rang:
+            self.passed.add(self.rang)
+
+    # ------------------------------------------------------------------ feed
+    def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        if isinstance(event, PlayEvent):
+            return self._play(i, event.seat, event.cards)
+        if isinstance(event, PassEvent):
+            return self._pass(i, event.seat)
+        if isinstance(event, DeclareEvent):
+            return declares.judge(self, i, event)
+        if isinstance(event, HandEvent):
+            return self._hand(event)
+        if isinstance(event, BottomEvent):
+            return [Fault("gouji.no_bottom", {})]
+        return []
+
+    def _hand(self, event: HandEvent) -> list[Fault]:
+        if self.phase != "prep":
+            return [Fault("gouji.hand_too_late", {"seat": event.seat})]
+        self.hands[event.seat] = Hand(event.cards)
+        self.eaten[event.seat] = []
+        if all(h is not None for h in self.hands):
+            total = sum(h.n for h in self.hands if h is not None)
+            if total != self.rules.composition.size:
+                return [Fault("gouji.deck_size", {"total": total, "expected": self.rules.composition.size})]
+        return []
+
+    # ------------------------------------------------------------------ start of play
+    def _start_play(self) -> list[Fault]:
+        faults: list[Fault] = []
+        chong_seats = {c["seat"] for c in self.chong}
+        for seat, hand in enumerate(self.hands):
+            if hand is None:
+                continue
+            n = hand.n
+            if seat not in self.revolts and hand.count(THREE) == 0:
+                faults.append(Fault("gouji.must_buy3", {"seat": seat}))
+            if self.sizes is not None and self.sizes[seat] != n:
+                faults.append(Fault("hand.wrong_size", {"seat": seat, "got": n, "expected": self.sizes[seat]}))
+            self.counts[seat] = n
+        for c in self.revolts:
+            if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004 l.13, l.23)
+                self.fixed[c] = 3
+                self.kaidian.add(_opp(c))
+                self.active.discard(c)
+        self.phase = "chongdian" if self.chong else "play"
+        return faults
+
+    # ------------------------------------------------------------------ plays
+    def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
+        """The fault a play would have now, without playing it (for simulators and UIs).
+        Covers normal play (not the 冲点 phase nor proofs by later events)."""
+        if self.phase in ("over", "void") or seat not in self.active:
+            return Fault("play.after_out", {"seat": seat})
+        shape = parse_shape(cards, self.min_table)
+        if isinstance(shape, ShapeError):
+            return Fault(shape.code, {"seat": seat, **shape.facts})
+        fault, _, _ = self._precheck(seat, cards, shape)
+        if fault is not None:
+            return fault
+        _, fault, _, _ = self._classify(seat, shape, self._is_final(seat, shape))
+        return fault
+
+    def _is_final(self, seat: int, shape: Shape) -> bool:
+        count = self.counts[seat]
+        if count is not None:
+            return count - shape.n <= 0
+        return shape.base == THREE
+
+    def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> tuple[Fault | None, bool, bool]:
+        hand = self.hands[seat]
+        if hand is not None:
+            missing = hand.missing(cards)
+            if missing:
+                return Fault("play.not_in_hand", {"seat": seat, "cards": missing}), False, False
+        count = self.counts[seat]
+        if count is not None and shape.n > count:
+            return Fault("gouji.more_than_held", {"seat": seat, "n": shape.n, "held": count}), False, False
+        if shape.base == THREE and count is not None and count > shape.n:
+            return Fault("gouji.three_not_last", {"seat": seat}), False, False    # 憋3, 004 l.27
+        if shape.base == FOUR and seat in self.no_fours:
+            return Fault("gouji.four_discarded", {"seat": seat}), False, False    # 002 l.46
+        return None, True, True
+
+    def _classify(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
+        """(lead|answer, fault, burning, zhashao) of a play by ``seat``: pure, no state change."""
+        cur = self.cur
+        if cur is None:
+            lead = self.to_lead()
+            if lead is not None and seat != lead:
+                return "lead", Fault("gouji.not_your_lead", {"seat": seat, "leader": lead}), False, False
+            return self._check_lead(seat, shape, final)
+        owner = cur.seat
+        if seat == owner:
+            return self._check_lead(seat, shape, final)
+        if owner not in self.active and seat == self.to_lead():
+            kind, fault, burning, _ = self._check_answer(seat, shape, cur)
+            if fault is None:
+                return kind, None, burning, False
+            return self._check_lead(seat, shape, final)
+        return self._check_answer(seat, shape, cur)
+
+    def _check_lead(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
+        burn = self.burn
+        if burn is not None and burn.seat == seat and not shape.jokers and not final:
+            if self.s.zhashao_places_last:
+                return "lead", None, False, True          # 诈烧 → 拉客 (002 l.13)
+            # 004 l.11/l.25 cond. 3: every burn play but the first and the last carries a joker
+            return "lead", Fault("gouji.burn_needs_joker", {"seat": seat}), False, False
+        return "lead", None, False, False
+
+    def _check_answer(self, seat: int, shape: Shape, cur: Current) -> tuple[str, Fault | None, bool, bool]:
+        owner = cur.seat
+        facts: dict[str, Any] = {"seat": seat, "owner": owner}
+        burning = False
+        if not cur.restricted:
+            if seat in self.passed:
+                return "answer", Fault("gouji.passed_already", facts), False, False   # 004 l.23 过牌
+        elif seat == _opp(owner) and seat in self.active:
+            if self.burn_decl:                                  # 004 l.23 烧牌优先
+                return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burn_decl[0]}), False, False
+        elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004 l.9; 002 l.49)
+            if seat in self.passed:
+                return "answer", Fault("gouji.passed_already", facts), False, False
+        else:
+            burning = True
+            hand = self.hands[seat]
+            holds_four: bool | None = None
+            if hand is not None:
+                holds_four = hand.count(FOUR) > 0
+            found = burn_fault(self.s, seat=seat, owner=owner, luanchan=self.luanchan,
+                               owner_active=owner in self.active, passed=seat in self.passed,
+                               closed=self.no_burn_round, seat_wutou=self.is_wutou(seat),
+                               owner_wutou=self.is_wutou(owner), holds_four=holds_four)
+            if found is not None:
+                code, f = found
+                if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
+                    code = "gouji.gouji_only_opposite"
+                return "answer", Fault(code, f), True, False
+            if self.burn_decl:
+                first = priority(self.burn_decl, owner)[0]
+                if first != seat:
+                    return "answer", Fault("gouji.burn_priority", {**facts, "first": first}), True, False
+        if shape.n != cur.shape.n:
+            return "answer", Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n}), burning, False
+        if not beats(shape, cur.shape, self.s.two_big_kill_one_big):
+            return "answer", Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)}), burning, False
+        return "answer", None, burning, False
+
+    def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
+        faults: list[Fault] = []
+        j = self.three_i.pop(seat, None)
+        if j is not None and seat in self.finished:         # a 3 that was not the last play
+            faults.append(Fault("gouji.three_not_last", {"seat": seat}, j, i))
+            self.finished.remove(seat)
+            self.active.add(seat)
+            if self.phase == "over":
+                self.phase = "play"
+        if self.phase == "void":
+            return [*faults, Fault("gouji.deal_void", {"seat": seat})]
+        if self.phase == "over":
+            return [*faults, Fault("gouji.deal_over", {"seat": seat})]
+        if seat not in self.active:
+            if any(m == seat for m, _ in self.men):
+                return [*faults, Fault("gouji.men_out", {"seat": seat})]
+            if seat in self.revolts:
+                return [*faults, Fault("gouji.revolution_out", {"seat": seat})]
+            return [*faults, Fault("play.after_out", {"seat": seat})]
+        shape = parse_shape(cards, self.min_table)
+        if isinstance(shape, ShapeError):
+            return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
+        fault, _, _ = self._precheck(seat, cards, shape)
+        if fault is not None:
+            return [*faults, fault]
+        start: list[Fault] = []
+        if self.phase == "prep":
+            start = self._start_play()
+        if self.phase == "chongdian":
+            result = declares.chong_play(self, i, seat, cards, shape)
+            if result is not None:
+                return faults + result + start
+        final = self._is_final(seat, shape)
+        kind, fault, burning, zhashao = self._classify(seat, shape, final)
+        if fault is not None:
+            presumed = self._presume_men(seat, shape, final)
+            if presumed is None:
+                return [*faults, fault, *start]
+            kind, burning, zhashao = presumed
+        if kind == "lead" and shape.base == THREE and seat in self.beaten:
+            by_i, by = self.beaten.pop(seat)               # 闷, proven by this 3 (004 l.5-7, 002 l.16)
+            self._place_men(seat, by)
+            return [*faults, Fault("gouji.men_out", {"seat": seat, "by": by}), *start]
+        if kind == "lead":
+            faults += self._lead(i, seat, shape, cards, final, zhashao)
+        else:
+            faults += self._answer(i, seat, shape, cards, final, burning)
+        return faults + start
+
+    def _presume_men(self, seat: int, shape: Shape, final: bool) -> tuple[str, bool, bool] | None:
+        """Without card counts, a seat expected to lead (接风) whose last play was beaten and who
+        stays silent while the next seat leads was 闷 (decision D14).  Returns the classification
+        of the play once that is presumed, or ``None`` (nothing presumed)."""
+        placed: list[tuple[int, tuple[int, int]]] = []
+        while True:
+            cur = self.cur
+            lead = self.to_lead()
+            if (lead is None or lead == seat or self.counts[lead] is not None or lead not in self.beaten
+                    or (cur is not None and cur.seat in self.active)):
+                break
+            placed.append((lead, self.beaten.pop(lead)))
+            self.men.append((lead, placed[-1][1][1]))
+            self.active.discard(lead)
+        if not placed:
+            return None
+        kind, fault, burning, zhashao = self._classify(seat, shape, final)
+        if fault is None:
+            self._progress()
+            return kind, burning, zhashao
+        for lead, beat in reversed(placed):
+            self.men.pop()
+            self.active.add(lead)
+            self.beaten[lead] = beat
+        return None
+
+    def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+              zhashao: bool) -> list[Fault]:
+        cur = self.cur
+        burn = self.burn
+        if burn is not None and burn.seat == seat:
+            burn.plays += 1
+        elif burn is not None:
+            self.burn = None
+        if shape.base == FOUR and cur is not None and cur.seat == seat and cur.shape.pure \
+                and self._kaidian_open(seat):
+            self.kaidian.add(seat)                      # 开点 (004 l.9, l.23-25)
+        self.passed = set()
+        self.rang = None
+        self.burn_decl = []
+        self.no_burn_round = False
+        self.last_actor = seat
+        self._set_cur(i, seat, shape, cards)
+        faults = self._after_play(i, seat, shape, cards, final)
+        if zhashao and seat in self.active:
+            self.zhashao.append(seat)                   # 诈烧 (002 l.13, l.18)
+            self.active.discard(seat)
+            self.burn = None
+            self._progress()
+        return faults
+
+    def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                burning: bool) -> list[Fault]:
+        cur = self.cur
+        assert cur is not None
+        owner = cur.seat
+        faults: list[Fault] = []
+        if not cur.restricted:
+            self._imply_passes(seat, True)
+        burn = self.burn
+        if burn is not None and burn.seat == owner:
+            if burning and not self.s.any_interrupt_is_jieshao and seat != _opp(owner):
+                self.burn = Burn(seat, owner, i)       # 反烧 (002 l.11)
+            else:
+                self.burn = None                      # 解烧 (004 l.11, l.27; 002 l.12)
+                if self.s.no_burn_after_jieshao:
+                    self.no_burn_round = True
+        elif burning:
+            self.burn = Burn(seat, owner, i)
+            if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.fours_played):
+                self.pending_four.append((seat, i))
+        if owner in self.active:
+            hand = self.hands[owner]
+            if hand is not None:
+                men = hand.only(THREE)
+            else:
+                men = self.counts[owner] == 1          # the one card left is its 3 (decision D13)
+            if men:
+                self._place_men(owner, seat)           # 闷 (004 l.5-7, l.27; 002 l.16)
+            else:
+                self.beaten[owner] = (i, seat)
+        self.last_actor = seat
+        self.burn_decl = []
+        self._set_cur(i, seat, shape, cards)
+        faults += self._after_play(i, seat, shape, cards, final)
+        return faults
+
+    def _set_cur(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> None:
+        self.cur = Current(seat, shape, cards, i, self._restricted(seat, shape))
+        if shape.gouji and self.head.get(seat) == "yaotou":
+            self.yaotou_left[seat] = self.yaotou_left.get(seat, 0) - 1
+
+    def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
+        faults: list[Fault] = []
+        hand = self.hands[seat]
+        if hand is not None:
+            hand.remove(cards)
+        if self.counts[seat] is not None:
+            self.counts[seat] -= shape.n  # type: ignore[operator]
+        self.played[seat] += shape.n
+        self.beaten.pop(seat, None)
+        if shape.base == FOUR:
+            self.fours_played.add(seat)
+            keep = []
+            for s, j in self.pending_four:
+                if s == seat:
+                    faults.append(Fault("gouji.burn_before_four", {"seat": seat, "target": None}, j, i))
+                else:
+                    keep.append((s, j))
+            self.pending_four = keep
+            if seat not in self.kaidian and self._kaidian_open(seat):
+                self.rendian.add(seat)                 # 认点 (004 l.9)
+        if final:
+            if self.burn is not None and self.burn.seat == seat:
+                self.burns_ok.append((seat, self.burn.target))   # 烧牌成功 (004 l.25-27, 002 l.11)
+                self.burn = None
+            self.active.discard(seat)
+            self.finished.append(seat)
+            if self.counts[seat] is None and shape.base == THREE:
+                self.three_i[seat] = i
+            self._progress()
+        return faults
+
+    def _place_men(self, seat: int, by: int) -> None:
+        self.men.append((seat, by))
+        self.active.discard(seat)
+        self._progress()
+
+    def finish(self, seat: int) -> None:
+        """A seat went out without a visible last play (``declare out``)."""
+        if seat in self.active:
+            self.active.discard(seat)
+            self.finished.append(seat)
+            self._progress()
+
+    def _progress(self) -> None:
+        if len(self.active) <= self.s.luanchan_at and self.phase in ("play", "chongdian"):
+            self.luanchan = True                      # 四户乱缠 (004 l.9-11, l.27)
+        order = self.order()
+        top = order[:3]
+        if all(s is not None for s in top) and len({s % 2 for s in top}) == 1:   # type: ignore[operator]
+            self.chuan = True                         # 串三户 / 圈三户 (004 l.13)
+            if self.s.chuan:
+                self.phase = "over"
+        if len(self.active) <= 1:
+            self.phase = "over"
+
+    # ------------------------------------------------------------------ passes
+    def _pass(self, i: int, seat: int) -> list[Fault]:
+        if self.phase in ("over", "void", "prep") or seat not in self.active:
+            return []
+        if self.phase == "chongdian":
+            declares.chong_pass(self, i, seat)
+            return []
+        cur = self.cur
+        if cur is None or seat == cur.seat:
+            if seat == self.to_lead():
+                return [Fault("gouji.leader_must_play", {"seat": seat})]
+            return []
+        if seat == self.to_lead() and self._all_passed():
+            return []                 # the 接风 seat lets the last card stand, then leads
+        if not cur.restricted:
+            self._imply_passes(seat, False)
+        self.passed.add(seat)
+        self.last_actor = seat
+        if seat in self.burn_decl:
+            self.burn_decl.remove(seat)
+        return []
+
+    # ------------------------------------------------------------------ results
+    def order(self) -> list[int | None]:
+        fixed = dict(self.fixed)
+        if self.s.chuan:
+            for seat, slot in list(fixed.items()):
+                mates = {(seat + 2) % SEATS, (seat + 4) % SEATS}
+                if slot == 3 and set(self.finished[:2]) == mates:
+                    fixed[seat] = 2                   # 革命 counts 三科 (004 l.13)
+        bottom = list(self.zhashao) + [m for m, _ in self.men]
+        complete = self.phase == "over"
+        remaining = [s for s in range(SEATS) if s in self.active]
+        return finishing_order(self.finished, bottom, fixed, remaining, complete)
+
+    def tributes(self) -> list[dict[str, Any]]:
+        return tributes(self.s, xuandian=self.xuandian, kaidian=self.kaidian, burns=self.burns_ok,
+                        men=self.men, order=self.order(), complete=self.phase == "over", chuan=self.chuan)
+
+    def summary(self) -> dict[str, Any]:
+        order = self.order()
+        out: dict[str, Any] = {
+            "order": [s for s in order if s is not None] if self.phase == "over" else order,
+            "kaidian": sorted(self.kaidian),
+            "tributes": self.tributes(),
+            "complete": self.phase == "over",
+        }
+        if self.phase == "void":
+            out["void"] = True
+        if self.men:
+            out["men"] = [{"seat": s, "by": b} for s, b in self.men]
+        if self.zhashao:
+            out["zhashao"] = list(self.zhashao)
+        if self.burns_ok:
+            out["burns"] = [{"seat": s, "target": t} for s, t in self.burns_ok]
+        if self.revolts:
+            out["revolution"] = list(self.revolts)
+        if self.chuan:
+            out["chuan"] = True
+        return out
+
+    def may_answer(self) -> list[int]:
+        cur = self.cur
+        if cur is None:
+            return []
+        out = []
+        for s in range(SEATS):
+            if s == cur.seat or s not in self.active:
+                continue
+            if cur.restricted:
+                if s == _opp(cur.seat) or (self.is_wutou(s) and s not in self.passed):
+                    out.append(s)
+            elif s not in self.passed:
+                out.append(s)
+        return out
+
+    def to_play(self) -> int | None:
+        cur = self.cur
+        if self.phase in ("over", "void"):
+            return None
+        if cur is None:
+            return self.to_lead()
+        if self.burn_decl:
+            return priority(self.burn_decl, cur.seat)[0]
+        answer = self.may_answer()
+        if not answer:
+            return self.to_lead()
+        start = self.last_actor if self.last_actor is not None else cur.seat
+        s = start
+        for _ in range(SEATS):
+            s = (s + 1) % SEATS
+            if s in answer:
+                return s
+            if s == cur.seat:
+                break
+        return answer[0] if cur.restricted else self.to_lead()
+
+    def state(self) -> dict[str, Any]:
+        cur = self.cur
+        return {
+            "game": self.deal.game,
+            "phase": self.phase,
+            "luanchan": self.luanchan,
+            "to_play": self.to_play(),
+            "to_lead": self.to_lead(),
+            "current_play": None if cur is None else {
+                "seat": cur.seat, "cards": [c.code for c in cur.cards], "gouji": cur.shape.gouji,
+                "pure": cur.shape.pure, "restricted": cur.restricted, "rank": RANK_CODE[cur.shape.base]},
+            "gouji_owner": cur.seat if cur is not None and cur.restricted else None,
+            "may_answer": self.may_answer(),
+            "passed": sorted(self.passed),
+            "burning": None if self.burn is None else {
+                "seat": self.burn.seat, "target": self.burn.target, "plays": self.burn.plays},
+            "burn_declared": list(self.burn_decl),
+            "rangpai": self.rang,
+            "finished": list(self.finished),
+            "order": self.order(),
+            "place_names": list(self.s.place_names),
+            "men": [{"seat": s, "by": b} for s, b in self.men],
+            "zhashao": list(self.zhashao),
+            "revolution": list(self.revolts),
+            "chongdian": [{"seat": c["seat"], "sets": [list(x) for x in c["sets"]], "done": c["done"]}
+                          for c in self.chong],
+            "kaidian": sorted(self.kaidian),
+            "rendian": sorted(self.rendian),
+            "xuandian": sorted(self.xuandian),
+            "kangong": {str(k): v for k, v in self.kangong.items()},
+            "wutou": [s for s in range(SEATS) if s in self.active and self.is_wutou(s)],
+            "tributes": self.tributes(),
+            "burns": [{"seat": s, "target": t} for s, t in self.burns_ok],
+            "played": list(self.played),
+            "remaining": list(self.counts),
+        }
