@@ -1,10 +1,11 @@
 """Export a deal, a match or a whole table as the spec's JSON Lines; import such a log.
 
-An exported deal or match is a log of its own: its lines in order, then the corrections
-recorded later that fix its events (a director's correction after the match was over),
-with every ``correct`` event's ``ref`` renumbered to the exported log's indexes.
-Corrections that fix events of another deal or match go with that one.  Judging the
-exported file (``cardref judge``) or importing it gives the same verdicts the store holds.
+An exported deal or match is a log of its own (see :mod:`.segments`): its lines in order,
+then the corrections recorded later that fix its events, with every ``correct`` event's
+``ref`` renumbered to the exported log's indexes.  Judging an exported match
+(``cardref judge``) or importing it gives the verdicts the store holds (the recorder
+judges each match as exactly this log).  A whole table's export is its raw log; when the
+table played several matches, judging it in one piece chains their deals.
 Raw lines are kept byte for byte except those renumbered refs; rejected lines are exported
 as they were received, so an import stores them as rejected again.
 """
@@ -14,72 +15,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .recorder import Recorder
-from .store import EventStore, StoredEvent, to_line
+from .segments import Segment, segment
+from .store import EventStore, to_line
 
-
-@dataclass(frozen=True)
-class ExportedLog:
-    """The lines of an export and where each came from (``seqs[k]`` = table seq of line k)."""
-
-    table_id: str
-    lines: list[str]
-    seqs: list[int]
-
-    def seq_map(self) -> dict[int, int]:
-        return {seq: k for k, seq in enumerate(self.seqs)}
-
-    def write(self, path: str | Path) -> None:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            for line in self.lines:
-                fh.write(line + "\n")
-
-
-def _owner(event: StoredEvent, by_seq: dict[int, StoredEvent], key: str) -> int | None:
-    """The deal/match an event goes with: a valid backward correction goes with its target."""
-    if event.type == "correct" and event.status == "ok" and event.ref is not None and event.ref < event.seq:
-        target = by_seq.get(event.ref)
-        if target is not None:
-            return getattr(target, key)
-    return getattr(event, key)
-
-
-def _rebased(line: str, ref: int) -> str:
-    obj = json.loads(line)
-    obj["ref"] = ref
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def _export(events: list[StoredEvent], keep: set[int]) -> tuple[list[str], list[int]]:
-    chosen = [e for e in events if e.seq in keep]
-    index = {e.seq: k for k, e in enumerate(chosen)}
-    lines = []
-    for k, e in enumerate(chosen):
-        text = e.line
-        if e.type == "correct" and e.status == "ok" and e.ref is not None:
-            new_ref = index.get(e.ref)
-            if new_ref is None or e.ref >= e.seq:
-                new_ref = k + (e.ref - e.seq) if e.ref >= e.seq else None
-            if new_ref is not None and new_ref != e.ref:
-                text = _rebased(text, new_ref)
-        lines.append(text)
-    return lines, [e.seq for e in chosen]
+ExportedLog = Segment
 
 
 def export_segment(store: EventStore, table_id: str, *, match_id: int | None = None,
-                   deal_id: int | None = None) -> ExportedLog:
-    events = store.events(table_id)
-    by_seq = {e.seq: e for e in events}
-    if match_id is not None:
-        keep = {e.seq for e in events if _owner(e, by_seq, "match_id") == match_id}
-    elif deal_id is not None:
-        keep = {e.seq for e in events if _owner(e, by_seq, "deal_id") == deal_id}
-    else:
-        keep = set(by_seq)
-    lines, seqs = _export(events, keep)
-    return ExportedLog(table_id, lines, seqs)
+                   deal_id: int | None = None) -> Segment:
+    return segment(store, table_id, match_id=match_id, deal_id=deal_id)
 
 
 def export_match(store: EventStore, match_id: int) -> ExportedLog:

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardref.engine.cards import Card
-from cardref.engine.eventlog import LogLine, parse_line
+from cardref.engine.eventlog import LogLine
 from cardref.engine.events import CorrectEvent, Event
 from cardref.engine.judge import LiveJudge
-from cardref.engine.messages import render
 from cardref.engine.verdict import Fault, Verdict
 
+from .segments import Segment, local_ref, segment, with_ref
 from .store import Appended, EventStore, JudgeUpdate, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class _Resync(Exception):
 
 
 def live_from_lines(lines: Iterable[str]) -> LiveJudge:
-    """A live judge fed a stored log, line by line, as it was recorded."""
+    """A live judge fed a log line by line, as it was recorded."""
     live = LiveJudge()
     for text in lines:
         try:
@@ -46,35 +46,97 @@ def live_from_lines(lines: Iterable[str]) -> LiveJudge:
     return live
 
 
-def _summaries(live: LiveJudge, everything: bool) -> dict[int, dict[str, Any]]:
-    deals = live.deals if everything else live.deals[-1:]
-    out: dict[int, dict[str, Any]] = {}
-    for run in deals:
+class MatchJudge:
+    """The live judge of one match, and the map from its own line indexes to table seqs."""
+
+    def __init__(self, table_id: str, match_id: int | None, seg: Segment | None = None) -> None:
+        self.table_id = table_id
+        self.match_id = match_id
+        self.live = live_from_lines(seg.lines) if seg else LiveJudge()
+        self.seqs: list[int] = list(seg.seqs) if seg else []
+        self.refs: dict[int, int] = dict(seg.refs) if seg else {}
+        self.index = {seq: k for k, seq in enumerate(self.seqs)}
+        self.summaries: dict[int, str] = {}
+
+    @classmethod
+    def load(cls, store: EventStore, table_id: str, match_id: int) -> MatchJudge:
+        return cls(table_id, match_id, segment(store, table_id, match_id=match_id))
+
+    def feed(self, seq: int, line: LogLine) -> list[Verdict]:
+        """Judge a table line; a correction's ``ref`` is renumbered to this match's indexes."""
+        k = len(self.seqs)
+        text = line.raw
+        event = line.event
+        if isinstance(event, CorrectEvent):
+            new = local_ref(event.ref, seq, self.index, k)
+            if new != event.ref:
+                text = with_ref(text, new)
+                self.refs[k] = event.ref
+        self.seqs.append(seq)
+        self.index[seq] = k
         try:
-            out[run.index] = run.summary()
-        except Exception:  # pragma: no cover - engine bug
-            log.exception("engine failed to summarise deal %s", run.index)
-    return out
+            return self.live.feed_text(text)
+        except Exception as exc:  # engine bug: keep the event, say so
+            log.exception("engine failed on table %s line %s", self.table_id, seq)
+            return [Verdict(k, Fault("judge.internal_error", {"detail": repr(exc)[:200]}, k))]
+
+    def to_table(self, v: Verdict) -> Verdict:
+        seq = self.seqs[v.i]
+        if v.fault is None:
+            return Verdict(seq)
+        f = v.fault
+        facts = dict(f.facts)
+        if isinstance(facts.get("lineno"), int):
+            facts["lineno"] = seq + 1
+        if f.code == "correct.bad_ref":
+            facts["ref"] = self.refs.get(v.i, facts.get("ref"))
+        proven = f.proven_at
+        if proven is not None and 0 <= proven < len(self.seqs):
+            proven = self.seqs[proven]
+        return Verdict(seq, Fault(f.code, facts, seq, proven))
+
+    def verdicts(self) -> list[Verdict]:
+        out = []
+        for line in self.live.lines:
+            v = self.live._judge.verdicts.get(line.i)  # noqa: SLF001 - tolerate lines an engine bug left unjudged
+            out.append(self.to_table(v if v is not None else Verdict(line.i, Fault("judge.internal_error", {},
+                                                                                    line.i))))
+        return out
+
+    def changed_summaries(self, everything: bool) -> dict[int, dict[str, Any]]:
+        """Deal summaries (keyed by table seq of the deal event) that changed since last asked."""
+        deals = self.live.deals if everything else self.live.deals[-1:]
+        out: dict[int, dict[str, Any]] = {}
+        for run in deals:
+            try:
+                summary = run.summary()
+            except Exception:  # pragma: no cover - engine bug
+                log.exception("engine failed to summarise deal %s", run.index)
+                continue
+            start = self.seqs[run.index]
+            summary["i"] = start
+            text = json.dumps(summary, sort_keys=True, default=str)
+            if self.summaries.get(start) != text:
+                self.summaries[start] = text
+                out[start] = summary
+        return out
 
 
-def _live_verdicts(live: LiveJudge) -> list[Verdict]:
-    out = []
-    for line in live.lines:
-        v = live._judge.verdicts.get(line.i)  # noqa: SLF001 - tolerate lines an engine bug left unjudged
-        out.append(v if v is not None else Verdict(line.i, Fault("judge.internal_error", {}, line.i)))
-    return out
-
-
-def rejudge_table(store: EventStore, table_id: str) -> LiveJudge:
-    """Re-judge a table's whole log and store the verdicts and deal summaries again."""
-    live = live_from_lines(store.lines(table_id))
-    store.replace_verdicts(table_id, _live_verdicts(live), _summaries(live, True))
-    return live
+def rejudge_table(store: EventStore, table_id: str) -> None:
+    """Re-judge every match of a table from its stored log; store verdicts and summaries again."""
+    verdicts: list[Verdict] = []
+    summaries: dict[int, dict[str, Any]] = {}
+    for match in store.matches(table_id=table_id):
+        judge = MatchJudge.load(store, table_id, match.id)
+        verdicts.extend(judge.verdicts())
+        summaries.update(judge.changed_summaries(True))
+    store.replace_verdicts(table_id, verdicts, summaries)
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """What :meth:`Recorder.record` did: the stored line and the verdicts that changed."""
+    """What :meth:`Recorder.record` did: the stored line and the verdicts that changed
+    (indexed by table seq)."""
 
     appended: Appended
     verdicts: tuple[Verdict, ...]
@@ -85,31 +147,45 @@ class Recorded:
 
 
 class Recorder:
-    """Stores and judges the lines of live tables.  Thread-safe; one writer per table."""
+    """Stores and judges the lines of live tables.  Thread-safe; one writer per table.
+
+    Each match is judged as its own log (see :mod:`.segments`); a correction of an event
+    of an earlier match is judged with that match and updates its verdicts and scores.
+    """
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._live: dict[str, LiveJudge] = {}
-        self._summary_cache: dict[str, dict[int, str]] = {}
+        self._judges: dict[tuple[str, int | None], MatchJudge] = {}
+        self._next: dict[str, int] = {}
         self._lock = threading.RLock()
 
-    # -- the judge of a table ---------------------------------------------------------
+    # -- the judges of a table ------------------------------------------------------
+    def _judge(self, table_id: str, match_id: int | None) -> MatchJudge:
+        key = (table_id, match_id)
+        judge = self._judges.get(key)
+        if judge is None:
+            judge = (MatchJudge.load(self.store, table_id, match_id) if match_id is not None
+                     else MatchJudge(table_id, None))
+            judge.changed_summaries(True)  # remember what is stored
+            self._judges[key] = judge
+        return judge
+
     def live(self, table_id: str) -> LiveJudge:
-        """The table's live judge, rebuilt from the store when this recorder has none."""
+        """The live judge of the table's open match (or of its last match), rebuilt from
+        the store when this recorder has none: a restarted recorder resumes the deal."""
         with self._lock:
-            judge = self._live.get(table_id)
-            if judge is None:
-                judge = live_from_lines(self.store.lines(table_id))
-                self._live[table_id] = judge
-                self._summary_cache[table_id] = {
-                    start: json.dumps(s, sort_keys=True, default=str)
-                    for start, s in _summaries(judge, True).items()}
-            return judge
+            info = self.store.table(table_id)
+            match_id = info.open_match_id if info else None
+            if match_id is None and info is not None:
+                matches = self.store.matches(table_id=table_id)
+                match_id = matches[-1].id if matches else None
+            return self._judge(table_id, match_id).live
 
     def forget(self, table_id: str) -> None:
         with self._lock:
-            self._live.pop(table_id, None)
-            self._summary_cache.pop(table_id, None)
+            for key in [k for k in self._judges if k[0] == table_id]:
+                del self._judges[key]
+            self._next.pop(table_id, None)
 
     def state(self, table_id: str) -> dict[str, Any]:
         """The referee's snapshot of the table's current deal (who plays next, scores …)."""
@@ -122,58 +198,48 @@ class Recorder:
 
         A ``correct`` line whose target belongs to a confirmed result raises
         :class:`LockedError` unless ``authorized_by`` names the director who gave the PIN
-        (see :func:`cardref.recorder.tournament.correct`); the refusal is logged.
+        (see :func:`cardref.recorder.tournament.correct_with_pin`); the refusal is logged.
         """
+        return self._append(table_id, [item], authorized_by)[0]
+
+    def record_many(self, table_id: str, items: Sequence[str | bytes | Mapping[str, Any] | Event]) -> list[Recorded]:
+        """Store many lines in one transaction (import, catching up), judging each."""
+        return self._append(table_id, items, None)
+
+    def _append(self, table_id: str, items: Sequence[Any], authorized_by: str | None) -> list[Recorded]:
         with self._lock:
-            self._check_lock(table_id, item, authorized_by)
+            for item in items:
+                self._check_lock(table_id, item, authorized_by)
             for attempt in range(2):
-                live = self.live(table_id)
+                if table_id not in self._next:
+                    info = self.store.table(table_id)
+                    self._next[table_id] = info.events if info else 0
                 try:
-                    appended = self.store.append(table_id, item, judge=self._judge_fn(table_id, live))
+                    appended = self.store.append_many(table_id, items, judge=self._judge_fn(table_id))
                 except _Resync:
                     self.forget(table_id)
                     if attempt:
                         raise RuntimeError(f"table {table_id}: another writer keeps appending") from None
                     continue
                 except BaseException:
-                    self.forget(table_id)  # the judge may be ahead of what was committed
+                    self.forget(table_id)  # the judges may be ahead of what was committed
                     raise
-                return Recorded(appended, appended.verdicts)
+                return [Recorded(a, a.verdicts) for a in appended]
             raise AssertionError("unreachable")
 
-    def record_many(self, table_id: str, items: Sequence[str | bytes | Mapping[str, Any] | Event]) -> list[Recorded]:
-        """Store many lines in one transaction (import, catching up), judging each."""
-        with self._lock:
-            for item in items:
-                self._check_lock(table_id, item, None)
-            live = self.live(table_id)
-            try:
-                appended = self.store.append_many(table_id, items, judge=self._judge_fn(table_id, live))
-            except BaseException:
-                self.forget(table_id)
-                raise
-            return [Recorded(a, a.verdicts) for a in appended]
-
-    def _judge_fn(self, table_id: str, live: LiveJudge):  # type: ignore[no-untyped-def]
-        cache = self._summary_cache.setdefault(table_id, {})
-
-        def judge(seq: int, line: LogLine) -> JudgeUpdate:
-            if seq != len(live.lines):
+    def _judge_fn(self, table_id: str):  # type: ignore[no-untyped-def]
+        def judge(seq: int, line: LogLine, match_id: int) -> JudgeUpdate:
+            if seq != self._next.get(table_id):
                 raise _Resync
-            try:
-                verdicts = live.feed_text(line.raw)
-            except Exception as exc:  # engine bug: keep the event, say so, rebuild later
-                log.exception("engine failed on table %s line %s", table_id, seq)
-                if len(live.lines) == seq:
-                    live.lines.append(parse_line(seq, seq + 1, line.raw))
-                verdicts = [Verdict(seq, Fault("judge.internal_error", {"detail": repr(exc)[:200]}, seq))]
-            summaries = {}
-            for start, s in _summaries(live, isinstance(line.event, CorrectEvent)).items():
-                text = json.dumps(s, sort_keys=True, default=str)
-                if cache.get(start) != text:
-                    cache[start] = text
-                    summaries[start] = s
-            return JudgeUpdate(verdicts, summaries)
+            self._next[table_id] = seq + 1
+            target = self._judge(table_id, match_id)
+            event = line.event
+            if isinstance(event, CorrectEvent) and event.ref < seq:
+                fixed = self.store.event(table_id, event.ref)
+                if fixed is not None and fixed.match_id is not None and fixed.match_id != match_id:
+                    target = self._judge(table_id, fixed.match_id)
+            verdicts = [target.to_table(v) for v in target.feed(seq, line)]
+            return JudgeUpdate(verdicts, target.changed_summaries(isinstance(event, CorrectEvent)))
 
         return judge
 
@@ -232,7 +298,7 @@ def table_rows(store: EventStore, table_id: str, *, lang: str = "zh", start: int
     events: list[StoredEvent] = store.events(table_id, start, stop, match_id=match_id, deal_id=deal_id)
     if not events:
         return []
-    verdicts = store.verdicts(table_id, events[0].seq, events[-1].seq + 1)
+    verdicts = store.verdict_json(table_id, lang, events[0].seq, events[-1].seq + 1)
     out = []
     for e in events:
         v = verdicts.get(e.seq)
@@ -242,10 +308,7 @@ def table_rows(store: EventStore, table_id: str, *, lang: str = "zh", start: int
                                "why": e.why}
         if v is None:
             row.update(ok=None, code=None, message=None, proven_at=None)
-        elif v.fault is None:
-            row.update(ok=True, code=None, message=None, proven_at=None)
         else:
-            row.update(ok=False, code=v.fault.code, message=render(v.fault.code, v.fault.facts, lang),
-                       proven_at=v.fault.proven_at)
+            row.update(ok=v["ok"], code=v.get("code"), message=v.get("message"), proven_at=v.get("proven_at"))
         out.append(row)
     return out

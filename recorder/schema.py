@@ -9,7 +9,8 @@ Versions
 1. The first recorder layout: ``tables`` (id, name, created_at) and ``events`` (table_id,
    seq, line, recorded_at), nothing parsed, no verdicts.
 2. Parsed events (type, seat, status with the reason of a rejected line, correction
-   ref/who/why), matches, deals with their summaries, verdicts, tournaments, teams,
+   ref/who/why), matches, deals with their summaries, verdicts (code, facts and the
+   sentences in zh and en as the judge wrote them), tournaments, teams,
    players, rounds, the director's audit log and the ``corrections`` view.
 """
 
@@ -60,7 +61,8 @@ V2_TABLES = (
     "CREATE INDEX events_ref ON events (table_id, ref)",
     """CREATE TABLE verdicts (
         table_id TEXT NOT NULL, seq INTEGER NOT NULL, ok INTEGER NOT NULL, code TEXT, facts TEXT,
-        proven_at INTEGER, updated_at TEXT NOT NULL, PRIMARY KEY (table_id, seq))""",
+        proven_at INTEGER, message_zh TEXT, message_en TEXT, updated_at TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq))""",
     """CREATE TABLE audit (
         id {pk}, at TEXT NOT NULL, actor TEXT, action TEXT NOT NULL, outcome TEXT NOT NULL,
         table_id TEXT, match_id BIGINT, tournament_id BIGINT, detail TEXT NOT NULL DEFAULT '{{}}')""",

@@ -10,7 +10,8 @@ the rules are documented in docs/tournaments.md and are settings, not constants.
 - 升级 family (刮风, 炒地皮): a deal is worth the levels the side named by ``level_change``
   goes up; a team's "level reached" is ``start_level`` plus the levels it gained.
 
-A match is won by the team with more points (levels); win/draw/loss earn match points.
+A match is won by the team with more points (levels), or in 升级 by the team a deal's
+``level_change.match_won`` names (it passed A); win/draw/loss earn match points.
 """
 
 from __future__ import annotations
@@ -121,7 +122,11 @@ def _shengji(summary: Mapping[str, Any]) -> DealScore | None:
     team = teams.pop()
     gained = {"a": 0, "b": 0}
     gained[team] = max(0, levels)  # type: ignore[index]
-    return DealScore(gained["a"], gained["b"], {"levels": gained, "team_up": team})
+    detail: dict[str, Any] = {"levels": gained, "team_up": team}
+    won = change.get("match_won")
+    if isinstance(won, list) and won and len({_team(s) for s in won}) == 1 and _team(won[0]) is not None:
+        detail["match_won"] = _team(won[0])  # 过A / 扛旗 decided the match
+    return DealScore(gained["a"], gained["b"], detail)
 
 
 @dataclass
@@ -132,8 +137,12 @@ class MatchScore:
     unscored_deals: int = 0
     family: str | None = None
     parts: dict[str, dict[str, int]] | None = None
+    #: set when a deal decided the whole match (升级: a team passed A / won the flag deal)
+    decided_by: str | None = None
 
     def winner(self) -> str | None:
+        if self.decided_by is not None:
+            return self.decided_by
         if self.a == self.b:
             return None
         return "a" if self.a > self.b else "b"
@@ -151,6 +160,8 @@ def score_match(deals: Iterable[tuple[str | None, Mapping[str, Any]]], scoring: 
         out.a += score.a
         out.b += score.b
         assert out.parts is not None
+        if isinstance(score.detail.get("match_won"), str) and out.decided_by is None:
+            out.decided_by = score.detail["match_won"]
         for key, value in score.detail.items():
             if isinstance(value, dict):
                 for team in ("a", "b"):

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cardref.engine.cards import CardCodeError, parse_cards
 from cardref.engine.eventlog import LogLine, dump_event, parse_line
 from cardref.engine.events import CorrectEvent, DealEvent, Event
 from cardref.engine.verdict import Fault, Verdict
@@ -95,7 +96,8 @@ class JudgeUpdate:
     summaries: Mapping[int, dict[str, Any]] = field(default_factory=dict)
 
 
-JudgeFn = Callable[[int, LogLine], JudgeUpdate]
+#: ``judge(seq, line, match_id)``, called inside the append transaction.
+JudgeFn = Callable[[int, LogLine, int], JudgeUpdate]
 
 
 @dataclass(frozen=True)
@@ -191,10 +193,21 @@ def _deal(row: Sequence[Any]) -> DealInfo:
     return DealInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5] or "{}"), row[6])
 
 
+def _restore(value: Any) -> Any:
+    """Card codes stored for a list of cards become cards again (messages print them so)."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        try:
+            return parse_cards(value)
+        except CardCodeError:
+            return value
+    return value
+
+
 def verdict_from_row(seq: int, ok: int, code: str | None, facts: str | None, proven_at: int | None) -> Verdict:
     if ok:
         return Verdict(seq)
-    return Verdict(seq, Fault(code or "unknown", json.loads(facts or "{}"), seq, proven_at))
+    restored = {k: _restore(v) for k, v in json.loads(facts or "{}").items()}
+    return Verdict(seq, Fault(code or "unknown", restored, seq, proven_at))
 
 
 def parsed_columns(line: LogLine) -> dict[str, Any]:
@@ -481,7 +494,7 @@ class EventStore:
                          match_id, deal_id))
             verdicts: tuple[Verdict, ...] = ()
             if judge is not None:
-                update = judge(seq, line)
+                update = judge(seq, line, match_id)
                 verdicts = tuple(update.verdicts)
                 for v in verdicts:
                     verdict_rows[v.i] = _verdict_row(table_id, v, at)
@@ -501,10 +514,11 @@ class EventStore:
         return out
 
     def _upsert_verdicts(self, rows: list[tuple[Any, ...]]) -> None:
-        self._executemany("INSERT INTO verdicts (table_id, seq, ok, code, facts, proven_at, updated_at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seq) DO UPDATE SET "
+        self._executemany("INSERT INTO verdicts (table_id, seq, ok, code, facts, proven_at, message_zh, message_en, "
+                          "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seq) DO UPDATE SET "
                           "ok = excluded.ok, code = excluded.code, facts = excluded.facts, "
-                          "proven_at = excluded.proven_at, updated_at = excluded.updated_at", rows)
+                          "proven_at = excluded.proven_at, message_zh = excluded.message_zh, "
+                          "message_en = excluded.message_en, updated_at = excluded.updated_at", rows)
 
     def replace_verdicts(self, table_id: str, verdicts: Iterable[Verdict],
                          summaries: Mapping[int, dict[str, Any]]) -> None:
@@ -550,6 +564,25 @@ class EventStore:
             sql += " AND seq < ?"
             params.append(stop)
         return {r[0]: verdict_from_row(*r) for r in self.query(sql + " ORDER BY seq", params)}
+
+    def verdict_json(self, table_id: str, lang: str = "zh", start: int = 0,
+                     stop: int | None = None) -> dict[int, dict[str, Any]]:
+        """Verdicts exactly as the judge printed them when they were stored (spec form)."""
+        column = "message_en" if lang == "en" else "message_zh"
+        sql = f"SELECT seq, ok, code, proven_at, {column} FROM verdicts WHERE table_id = ? AND seq >= ?"
+        params: list[Any] = [table_id, start]
+        if stop is not None:
+            sql += " AND seq < ?"
+            params.append(stop)
+        out: dict[int, dict[str, Any]] = {}
+        for seq, ok, code, proven_at, message in self.query(sql + " ORDER BY seq", params):
+            item: dict[str, Any] = {"i": seq, "ok": bool(ok)}
+            if not ok:
+                item.update(code=code, message=message)
+                if proven_at is not None:
+                    item["proven_at"] = proven_at
+            out[seq] = item
+        return out
 
     def count_events(self, table_id: str | None = None) -> int:
         if table_id is None:
@@ -600,8 +633,9 @@ class EventStore:
 
 def _verdict_row(table_id: str, v: Verdict, at: str) -> tuple[Any, ...]:
     if v.fault is None:
-        return (table_id, v.i, 1, None, None, None, at)
-    return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, at)
+        return (table_id, v.i, 1, None, None, None, None, None, at)
+    zh, en = v.to_json("zh")["message"], v.to_json("en")["message"]
+    return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, zh, en, at)
 
 
 class SQLiteStore(EventStore):

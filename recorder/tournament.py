@@ -277,10 +277,11 @@ def standings(store: EventStore, tournament_id: int) -> list[Standing]:
             me.confirmed += match.confirmed
             for key, value in (score.parts or {}).get(side, {}).items():
                 me.parts[key] = me.parts.get(key, 0) + value
-            if mine > theirs:
+            winner = score.winner()
+            if winner == side:
                 me.won += 1
                 me.match_points += t.scoring.win_points
-            elif mine == theirs:
+            elif winner is None:
                 me.drawn += 1
                 me.match_points += t.scoring.draw_points
             else:

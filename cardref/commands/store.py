@@ -156,8 +156,10 @@ def run(args: argparse.Namespace) -> int:
             elif args.action == "rejudge":
                 from cardref.recorder import rejudge_table
 
-                live = rejudge_table(store, args.table)
-                _print({"table": args.table, "lines": len(live.lines)})
+                if store.table(args.table) is None:
+                    raise CommandError(f"no table {args.table!r}")
+                rejudge_table(store, args.table)
+                _print({"table": args.table, "lines": store.count_events(args.table)})
     except (CommandError, LockedError, ValueError, KeyError, PermissionError) as exc:
         return fail("store", exc)
     return 0

