@@ -7,11 +7,10 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from cardref.engine.judge import LiveJudge, judge_text
 from cardref.engine.shengji.simulate import simulate_deal, simulate_deal_with_faults
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 GAMES = ["guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi", "chaodipi-mingchao"]
 
