@@ -412,8 +412,8 @@ class ShengjiReferee(DealReferee):
             if lead.cards and all(c == HEART_FIVE for c in lead.cards) and lead.seat == self.last_winner:
                 n = len(lead.cards)  # 保红5: the seat that won the trick before leads its last ♥5(s)
                 self.red_five_points += bonus * n if lead.seat in self.attackers else -bonus * n
-        if self.bottom is not None or self.bottom_size == 0:
-            self._score_bottom()
+        if self.bottom is not None or self.bottom_size == 0 or self.last_winner not in self.attackers:
+            self._score_bottom()  # a bottom the dealer side keeps does not change the points
 
     def _score_bottom(self) -> None:
         if not self.last_trick:
@@ -527,9 +527,9 @@ class ShengjiReferee(DealReferee):
             "attacker_points": self.attacker_points,
             "penalty_points": self.penalty_points,
             "bonus_points": self.bonus_points,
-            "bottom_points": result.points if result else None,
+            "bottom_points": result.points if result and (self.bottom is not None or not self.bottom_size) else None,
             "bottom_multiplier": result.multiplier if result else None,
-            "final_points": self.final_points() if self.complete else None,
+            "final_points": self.final_points() if self.complete and result is not None else None,
             "level_change": None,
         }
         if self.flag:

@@ -219,3 +219,30 @@ def test_wrong_count_and_after_end() -> None:
     assert codes(events)[6][0] == "shengji.wrong_count"
     events = [*GUAFENG_DEAL[:-1], play(0, "4D")]
     assert codes(events)[len(events) - 1][0] == "shengji.play_after_end"
+
+
+def test_red_five_kept_at_the_end() -> None:
+    """003 line 148 (暗炒 保红5): the seat that won the trick before leads its last ♥5: +50."""
+    events = [
+        {"type": "deal", "game": "chaodipi-anchao", "level": "7", "trump": "S", "dealer": 0,
+         "hand_sizes": [2, 2, 2, 2]},
+        *hands("4S 4D", "BJ 5H", "6S 8D", "9S 10D"),
+        play(0, "4S"), play(1, "BJ"), play(2, "6S"), play(3, "9S"),
+        play(1, "5H"), play(2, "8D"), play(3, "10D"), play(0, "4D"),
+        {"type": "bottom", "cards": ["2C", "3C", "4C", "6C", "7C", "8C", "9C", "QC"]},
+    ]
+    deal = run(events).summary()["deals"][0]
+    assert deal["bonus_points"] == 50
+    assert deal["final_points"] == 15 + 50  # ♥5 and ♦10 are points too
+
+
+def test_no_bottom_event_when_dealer_side_keeps_it() -> None:
+    """Without a ``bottom`` event the deal still scores when the dealer side takes the last trick,
+    and waits for the bottom when the attackers took it."""
+    no_bottom = GUAFENG_DEAL[:-1]
+    assert run(no_bottom).summary()["deals"][0]["final_points"] is None
+    events = [{"type": "deal", "game": "guafeng-zibo", "level": "7", "trump": "S", "dealer": 0,
+               "hand_sizes": [1, 1, 1, 1]}, play(0, "AH"), play(1, "10H"), play(2, "KH"), play(3, "QH")]
+    deal = run(events).summary()["deals"][0]
+    assert deal["final_points"] == 0 and deal["bottom_points"] is None
+    assert deal["level_change"]["dealer_keeps"] and deal["level_change"]["levels"] == 3
