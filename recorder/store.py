@@ -617,8 +617,8 @@ class EventStore:
         sql = "SELECT id, at, actor, action, outcome, table_id, match_id, tournament_id, detail FROM audit WHERE 1 = 1"
         params: list[Any] = []
         if tournament_id is not None:
-            sql += " AND tournament_id = ?"
-            params.append(tournament_id)
+            sql += " AND (tournament_id = ? OR table_id IN (SELECT id FROM card_tables WHERE tournament_id = ?))"
+            params += [tournament_id, tournament_id]
         if table_id is not None:
             sql += " AND table_id = ?"
             params.append(table_id)
