@@ -117,6 +117,8 @@ def events_frame(rows: list[views.Row], names: list[str], lang: str) -> pd.DataF
         if r.proven_at is not None:
             verdict += " " + tr("panel.proven_later", lang, j=r.proven_at)
         cards = " ".join(r.cards) if r.cards else r.text
+        if r.kind == "hand":
+            cards = f"{len(r.cards)} cards" if lang == "en" else f"{len(r.cards)} 张"
         if r.original_cards is not None:
             cards = f"{cards}  (≠ {' '.join(r.original_cards)})"
         note = []
@@ -129,9 +131,9 @@ def events_frame(rows: list[views.Row], names: list[str], lang: str) -> pd.DataF
             tr("col.t", lang): "" if r.t is None else f"{r.t:.1f}",
             tr("col.seat", lang): _seat_label(names, r.seat),
             tr("col.type", lang): _type_label(r.kind, lang),
+            tr("col.verdict", lang): verdict + ("  " + " ".join(note) if note else ""),
             tr("col.cards", lang): cards,
             tr("col.conf", lang): "" if r.conf is None else f"{r.conf:.2f}",
-            tr("col.verdict", lang): verdict + ("  " + " ".join(note) if note else ""),
         })
     return pd.DataFrame(data)
 
@@ -146,7 +148,11 @@ def events_table(rows: list[views.Row], names: list[str], lang: str, key: str) -
     def color(row: pd.Series) -> list[str]:
         return [f"color: {FAULT_RED}; background-color: #fdecea" if row.name in bad else ""] * len(row)
 
-    event = st.dataframe(df.style.apply(color, axis=1), hide_index=True, width="stretch", height=320,
+    cfg = {tr("col.i", lang): st.column_config.NumberColumn(width="small"),
+           tr("col.t", lang): st.column_config.TextColumn(width="small"),
+           tr("col.verdict", lang): st.column_config.TextColumn(width="large"),
+           tr("col.cards", lang): st.column_config.TextColumn(width="medium")}
+    event = st.dataframe(df.style.apply(color, axis=1), hide_index=True, width="stretch", height=320, column_config=cfg,
                          on_select="rerun", selection_mode="single-row", key=f"{key}_table")
     try:
         picked = list(event.selection.rows)  # type: ignore[union-attr]
@@ -162,6 +168,9 @@ def correction_form(log: TableLog, rows: list[views.Row], names: list[str], lang
     """Pick an event, give the right cards or seat, append a ``correct`` event."""
     st.markdown(f"**{tr('corr.title', lang)}**")
     st.caption(tr("corr.hint", lang))
+    flash = st.session_state.pop(f"{key}_flash", None)
+    if flash:
+        st.success(flash)
     fixable = [r for r in rows if r.kind in ("play", "hand", "bottom", "pass", "declare", "error")]
     if not fixable:
         st.caption(tr("corr.none", lang))
@@ -211,7 +220,10 @@ def correction_form(log: TableLog, rows: list[views.Row], names: list[str], lang
     except ValueError as exc:
         st.error(str(exc))
         return None
-    st.success(tr("corr.done", lang, j=j, ref=ref))
+    st.session_state[f"{key}_flash"] = tr("corr.done", lang, j=j, ref=ref)
+    if _in_fragment():
+        st.rerun()  # re-judge every panel from the corrected log
+    st.rerun()
     return j
 
 
@@ -241,23 +253,23 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
     shown = tricks[-last:]
     if not shown:
         return None
-    row_h, card_h = 64, 52
-    width = 820
+    row_h, card_h = 92, 66
+    width = 1000
     img = Image.new("RGBA", (width, row_h * len(shown)), (255, 255, 255, 255))
     d = ImageDraw.Draw(img)
-    f = font(14, cjk=any(ord(ch) > 0x2E80 for n in names for ch in n))
+    f = font(16, cjk=any(ord(ch) > 0x2E80 for n in names for ch in n))
     for k, t in enumerate(shown):
         y = k * row_h
-        d.text((4, y + 8), f"{t.n}", font=font(16), fill=(80, 80, 80, 255))
-        d.text((4, y + 30), f"{t.points}", font=font(14), fill=(180, 30, 30, 255))
-        x = 44
+        d.text((4, y + 10), f"{t.n}", font=font(20), fill=(80, 80, 80, 255))
+        d.text((4, y + 40), f"{t.points}", font=font(18), fill=(180, 30, 30, 255))
+        x = 56
         for s, cards, ok in t.plays:
-            row = cards_row(cards, height=card_h, overlap=0.6, marks=[ok], max_width=150)
+            row = cards_row(cards, height=card_h, overlap=0.6, marks=[ok], max_width=200)
             img.alpha_composite(row, (x, y + 2))
             label = names[s] if isinstance(s, int) and 0 <= s < len(names) else str(s)
             if t.winner == s:
                 label = "★ " + label
-            d.text((x, y + card_h + 2), label[:12], font=f, fill=(60, 60, 60, 255))
+            d.text((x, y + card_h + 4), label[:12], font=f, fill=(60, 60, 60, 255))
             x += max(row.width, 60) + 14
         d.line([(0, y + row_h - 1), (width, y + row_h - 1)], fill=(225, 225, 225, 255))
     return img
@@ -334,7 +346,7 @@ def points_chart(series: list[dict[str, Any]], lang: str) -> None:
 
     df = pd.DataFrame(series)
     bars = alt.Chart(df).mark_bar(color="#9ccc65").encode(
-        x=alt.X("trick:O", title=tr("score.trick_n", lang, n="")), y=alt.Y("points:Q", title=tr("score.points", lang)),
+        x=alt.X("trick:O", title=tr("score.tricks", lang)), y=alt.Y("points:Q", title=tr("score.points", lang)),
         tooltip=["trick", "points", "attacker_points"])
     layers = [bars]
     if df["attacker_points"].notna().any():

@@ -1,0 +1,136 @@
+"""AppTest: the replay page (demo by default), stepping, corrections, PIN, bad logs, language."""
+
+from __future__ import annotations
+
+import json
+
+from cardref.ui.config import DEMO_LOG
+
+
+def _cursor(at) -> int:
+    return int(at.session_state["cursor"])
+
+
+def test_demo_opens_by_default_and_autoplay_advances(app, ui) -> None:
+    at = app(mode="demo", autoplay=True)
+    assert at.session_state["replay_name"] == DEMO_LOG.name
+    assert at.session_state["playing"] is True
+    first = _cursor(at)
+    at.run()
+    assert _cursor(at) > first  # each refresh of the fragment plays one more event
+
+
+def test_stepping_play_by_play_shows_verdicts_as_they_were(app, ui) -> None:
+    at = app(mode="demo")
+    assert _cursor(at) == 0
+    lines = [json.loads(x) for x in DEMO_LOG.read_text(encoding="utf-8").splitlines() if x.strip()]
+    at.button(key="rp_next").click().run()
+    assert _cursor(at) == 1  # the deal event
+    steps = 1
+    while _cursor(at) < 7 and steps < 20:
+        at.button(key="rp_next").click().run()
+        steps += 1
+    assert lines[_cursor(at) - 1]["type"] == "play"
+    assert "shengji.must_follow_suit" in ui.texts(at)  # demo event 6 is a revoke, flagged when played
+    # before it was played, the fault is not shown
+    at.button(key="rp_prev").click().run()
+    assert _cursor(at) < 7
+    assert "shengji.must_follow_suit" not in ui.texts(at)
+    at.button(key="rp_last").click().run()
+    assert _cursor(at) == len(lines)
+    text = ui.texts(at)
+    assert "deck.too_many_copies" in text and "抓分方得分" in text
+    assert "最终得分" in text  # the deal is over: bottom and final points are shown
+    at.button(key="rp_first").click().run()
+    assert _cursor(at) == 0
+
+
+def test_correction_appends_and_rejudges(app, ui, tmp_path) -> None:
+    events, k, truth = ui.misread(ui.simulated_lines())
+    path = ui.write_log(tmp_path / "misread.jsonl", events)
+    at = app(mode="log", log=str(path))
+    at.button(key="rp_last").click().run()
+    assert "play.not_in_hand" in ui.texts(at)
+    at.selectbox(key="rp_ref").set_value(k).run()
+    at.text_input(key=f"rp_cards_{k}").input(" ".join(truth))
+    at.text_input(key="rp_who").input("张裁判")
+    at.text_input(key="rp_why").input("misread")
+    submit = next(b for b in at.button if "追加更正" in str(b.label))
+    submit.click().run()
+    log = at.session_state["replay_log"]
+    last = json.loads(log.lines[-1])
+    assert last == {"type": "correct", "ref": k, "cards": truth, "who": "张裁判", "why": "misread",
+                    "source": "manual", "t": last.get("t")} or (last["ref"] == k and last["cards"] == truth)
+    assert len(log.lines) == len(events) + 1  # appended, nothing erased
+    assert json.loads(log.lines[k])["cards"] != truth
+    assert "play.not_in_hand" not in ui.texts(at)
+    # stepping back before the misread play, the correction still applies once it is reached
+    at.slider(key="cursor").set_value(k + 1).run()
+    assert "play.not_in_hand" not in ui.texts(at)
+
+
+def test_bad_card_code_in_a_correction_is_refused(app, ui, tmp_path) -> None:
+    events, k, _ = ui.misread(ui.simulated_lines())
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "m.jsonl", events)))
+    at.button(key="rp_last").click().run()
+    at.selectbox(key="rp_ref").set_value(k).run()
+    at.text_input(key=f"rp_cards_{k}").input("ZZ")
+    next(b for b in at.button if "追加更正" in str(b.label)).click().run()
+    assert any("ZZ" in e.value for e in at.error)
+    assert len(at.session_state["replay_log"].lines) == len(events)
+
+
+def test_pin_locks_corrections_until_unlocked(app, ui, tmp_path) -> None:
+    events, k, truth = ui.misread(ui.simulated_lines())
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "p.jsonl", events)), pin="2468")
+    at.button(key="rp_last").click().run()
+    submit = next(b for b in at.button if "追加更正" in str(b.label))
+    assert submit.disabled
+    at.text_input(key="rp_pin").input("1111")
+    at.button(key="rp_unlock").click().run()
+    assert any("密码不对" in e.value for e in at.error)
+    at.text_input(key="rp_pin").input("2468")
+    at.button(key="rp_unlock").click().run()
+    submit = next(b for b in at.button if "追加更正" in str(b.label))
+    assert not submit.disabled
+
+
+def test_one_click_confirm_of_a_low_confidence_play(app, ui) -> None:
+    at = app(mode="demo")
+    at.button(key="rp_last").click().run()
+    log = at.session_state["replay_log"]
+    pending = log.pending()
+    assert pending, "the demo has plays waiting for confirmation"
+    at.button(key=f"rp_ok_{pending[0]}").click().run()
+    last = json.loads(log.lines[-1])
+    assert last["type"] == "correct" and last["ref"] == pending[0] and last["why"] == "confirm"
+    assert pending[0] not in log.pending()
+
+
+def test_corrupt_log_shows_a_banner_and_the_rest_is_judged(app, ui, tmp_path) -> None:
+    events = ui.simulated_lines()[:12]
+    lines = [events[0], "this is not json", *events[1:], '{"type":"play","seat":1,"cards":["XX"]}']
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "bad.jsonl", lines)))
+    at.button(key="rp_last").click().run()
+    assert any("无法读取" in e.value for e in at.error)
+    assert "抓分方得分" in ui.texts(at)  # the scoreboard still works
+
+
+def test_unknown_game_and_missing_file(app, ui, tmp_path) -> None:
+    path = ui.write_log(tmp_path / "bridge.jsonl", ['{"type":"deal","game":"bridge","seats":4}',
+                                                   '{"type":"play","seat":0,"cards":["AS"]}'])
+    at = app(mode="log", log=str(path))
+    at.button(key="rp_last").click().run()
+    assert any("bridge" in e.value for e in at.error)
+    at = app(mode="log", log=str(tmp_path / "nope.jsonl"))
+    assert any("nope.jsonl" in e.value for e in at.error)
+
+
+def test_english_switch_keeps_game_terms_in_chinese(app, ui) -> None:
+    at = app(mode="demo")
+    at.toggle(key="lang_en").set_value(True).run()
+    at.button(key="rp_last").click().run()
+    text = ui.texts(at)
+    assert "Attacker points" in text and "Referee panel" in text
+    assert "扣底 multiplier" in text
+    assert "抓分方得分" not in text
