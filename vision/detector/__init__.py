@@ -1,1 +1,142 @@
-"""The card detector: a YOLO model behind interchangeable backends (see ``load_detector``)."""
+"""The card detector: a YOLO model behind interchangeable backends (see :func:`load_detector`).
+
+>>> det = load_detector()                 # the fastest backend whose model file is present
+>>> cards = det.detect(frame_bgr)         # one CardDetection per physical card
+
+Backends (fastest first): ``openvino`` (OpenVINO on the ONNX export), ``onnx`` (ONNX
+Runtime on the same file) and ``torch`` (ultralytics on the ``.pt``).  The shipped model
+files live in the ``cardref.models`` package: ``cards-yolo11n.pt`` and ``cards-yolo11n.onnx``
+(an ``cards-yolo11n_openvino_model/`` IR folder is used by OpenVINO when present).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..types import CardDetection, CornerDetection
+from .backends import (
+    DEFAULT_CONF,
+    DEFAULT_IOU,
+    CornerDetector,
+    OnnxBackend,
+    OpenVinoBackend,
+    TorchBackend,
+)
+from .errors import BackendUnavailableError, DetectorError, ModelFileError
+from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
+
+__all__ = [
+    "BACKENDS", "CornerDetector", "Detector", "DetectorError", "ModelFileError", "BackendUnavailableError",
+    "MergeSettings", "available_backends", "default_model_paths", "load_detector", "merge_corners",
+]
+
+#: Backend names, fastest first (the order ``"auto"`` tries them in).
+BACKENDS: tuple[str, ...] = ("openvino", "onnx", "torch")
+MODEL_STEM = "cards-yolo11n"
+_RUNTIME_MODULE = {"openvino": "openvino", "onnx": "onnxruntime", "torch": "ultralytics"}
+
+
+def models_dir() -> Path:
+    """The folder of the installed ``cardref.models`` package (the repository's ``models/``)."""
+    import cardref.models
+
+    return Path(cardref.models.__file__).resolve().parent
+
+
+def default_model_paths(stem: str = MODEL_STEM, folder: Path | None = None) -> dict[str, list[Path]]:
+    """For each backend, the model files it can use, preferred first."""
+    folder = folder or models_dir()
+    onnx = folder / f"{stem}.onnx"
+    return {"openvino": [folder / f"{stem}_openvino_model", onnx], "onnx": [onnx], "torch": [folder / f"{stem}.pt"]}
+
+
+def available_backends() -> list[str]:
+    """Backends whose runtime library is installed (model files not checked), fastest first."""
+    return [b for b in BACKENDS if importlib.util.find_spec(_RUNTIME_MODULE[b]) is not None]
+
+
+def _paths_for(backend: str, model: Path) -> list[Path]:
+    """The files ``backend`` could read for the model the user named (its exports sit beside it)."""
+    if model.is_dir() or model.suffix == ".xml":
+        return [model] if backend == "openvino" else []
+    if backend == "torch":
+        return [model] if model.suffix == ".pt" else [model.with_suffix(".pt")]
+    onnx = model if model.suffix == ".onnx" else model.with_suffix(".onnx")
+    if backend == "openvino":
+        return [model.parent / f"{model.stem}_openvino_model", onnx]
+    return [onnx]
+
+
+@dataclass
+class Detector:
+    """Finds cards in a frame: corners from a backend, merged into one detection per card."""
+
+    backend: CornerDetector
+    merge: MergeSettings = field(default_factory=lambda: DEFAULT_MERGE)
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    @property
+    def model_path(self) -> Path:
+        return self.backend.model_path
+
+    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+        return self.backend.detect_corners(frame_bgr)
+
+    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
+        return merge_corners(self.backend.detect_corners(frame_bgr), self.merge)
+
+
+def _build(backend: str, path: Path, conf: float, iou: float, imgsz: int | None, threads: int | None,
+           ) -> CornerDetector:
+    if backend == "torch":
+        return TorchBackend(path, conf=conf, iou=iou, imgsz=imgsz, threads=threads)
+    if backend == "onnx":
+        return OnnxBackend(path, conf=conf, iou=iou, threads=threads)
+    if backend == "openvino":
+        return OpenVinoBackend(path, conf=conf, iou=iou, threads=threads)
+    raise DetectorError(f"unknown detector backend {backend!r} (choose from auto, {', '.join(BACKENDS)})")
+
+
+def load_detector(backend: str = "auto", model: str | Path | None = None, conf: float = DEFAULT_CONF,
+                  iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
+                  merge: MergeSettings = DEFAULT_MERGE) -> Detector:
+    """Build a :class:`Detector`.
+
+    ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
+    of :data:`BACKENDS`.  ``model`` is a ``.pt``, ``.onnx``, OpenVINO ``.xml`` or IR folder;
+    its sibling exports are found by name (``x.pt`` -> ``x.onnx``).  By default the shipped
+    ``cards-yolo11n`` files are used.  ``imgsz`` only applies to the PyTorch backend (the
+    exports have a fixed input shape).  Raises :class:`ModelFileError` naming the missing file.
+    """
+    if backend != "auto" and backend not in BACKENDS:
+        raise DetectorError(f"unknown detector backend {backend!r} (choose from auto, {', '.join(BACKENDS)})")
+    model_path = Path(model) if model is not None else None
+    if model_path is not None and not model_path.exists():
+        raise ModelFileError(model_path, "model file not found")
+    wanted = list(BACKENDS) if backend == "auto" else [backend]
+    defaults = default_model_paths()
+    tried: list[Path] = []
+    for name in wanted:
+        if backend == "auto" and name not in available_backends():
+            continue
+        paths = _paths_for(name, model_path) if model_path is not None else defaults[name]
+        for path in paths:
+            if path.exists():
+                return Detector(_build(name, path, conf, iou, imgsz, threads), merge)
+            tried.append(path)
+    if backend == "auto" and not available_backends():
+        raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
+    missing = tried[0] if tried else (model_path or defaults[wanted[0]][0])
+    hints = []
+    if len(tried) > 1:
+        hints.append("also looked for " + ", ".join(str(p) for p in dict.fromkeys(tried[1:])))
+    if model_path is None:
+        hints.append("train one with `cardref train`, export it with `cardref export-detector`")
+    raise ModelFileError(missing, f"no model file for the {backend} detector backend", "; ".join(hints))

@@ -1,0 +1,139 @@
+"""``cardref detect PATH...``: find the cards in images (one entry per physical card)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HELP = "find the cards in images or folders of images (table, or JSON lines with --json)"
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
+    p.add_argument("--json", action="store_true",
+                   help='one JSON object per image: {"image", "cards": [{"card", "conf", "box"}]}')
+    p.add_argument("--save", metavar="DIR", type=Path, help="write annotated copies of the images here")
+    p.add_argument("--backend", default="auto", choices=["auto", "openvino", "onnx", "torch"],
+                   help="inference runtime (default: the fastest one whose model file exists)")
+    p.add_argument("--model", type=Path, help="model file (.pt, .onnx, OpenVINO .xml or folder); "
+                                              "default: the shipped models/cards-yolo11n.*")
+    p.add_argument("--conf", type=float, default=None, help="minimum corner confidence (default 0.25)")
+    p.add_argument("--iou", type=float, default=None, help="NMS overlap threshold (default 0.7)")
+    p.add_argument("--imgsz", type=int, default=None, help="network input size, PyTorch backend only")
+    p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
+    p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
+
+
+def _err(msg: str) -> None:
+    print(f"cardref detect: {msg}", file=sys.stderr)
+
+
+def collect_images(paths: list[str], recursive: bool = False) -> tuple[list[Path], list[str]]:
+    """The image files named or inside the named folders, in order, and the problems met."""
+    images: list[Path] = []
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in (path.rglob("*") if recursive else path.iterdir())
+                           if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                problems.append(f"{path}: folder has no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+            images.extend(found)
+        elif path.is_file():
+            images.append(path)
+        else:
+            problems.append(f"{path}: no such file or folder")
+    return images, problems
+
+
+def _save_path(folder: Path, image: Path, used: set[Path]) -> Path:
+    out = folder / image.name
+    n = 1
+    while out in used:
+        out = folder / f"{image.stem}-{n}{image.suffix}"
+        n += 1
+    used.add(out)
+    return out
+
+
+def _table(image: Path, cards: list, ms: float, corners: bool) -> str:
+    lines = [f"{image}  ({len(cards)} card{'s' if len(cards) != 1 else ''}, {ms:.0f} ms)"]
+    if cards:
+        lines.append(f"  {'card':<5} {'conf':>5}  {'box x1,y1 - x2,y2 (px)':<26}  corners")
+    for c in cards:
+        x1, y1, x2, y2 = c.box
+        row = f"  {c.card:<5} {c.conf:5.2f}  {f'{x1:.0f},{y1:.0f} - {x2:.0f},{y2:.0f}':<26}  {len(c.corners)}"
+        if corners:
+            row += "  " + "  ".join(f"[{k.conf:.2f} {k.box[0]:.0f},{k.box[1]:.0f}-{k.box[2]:.0f},{k.box[3]:.0f}]"
+                                   for k in c.corners)
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from cardref.vision.detector import DetectorError, load_detector
+    from cardref.vision.detector.draw import annotate
+
+    images, problems = collect_images(args.paths, args.recursive)
+    for p in problems:
+        _err(p)
+    if not images:
+        _err("no images to process")
+        return 2
+    kwargs = {k: v for k, v in (("conf", args.conf), ("iou", args.iou)) if v is not None}
+    try:
+        detector = load_detector(args.backend, args.model, imgsz=args.imgsz, **kwargs)
+    except DetectorError as exc:
+        _err(str(exc))
+        return 2
+    if not args.json:
+        print(f"detector: {detector.name} on {detector.model_path}")
+    if args.save:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _err(f"{args.save}: cannot create the output folder ({exc.strerror})")
+            return 2
+    done = failed = total_cards = 0
+    used: set[Path] = set()
+    for image in images:
+        frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
+        if frame is None:
+            _err(f"{image}: not a readable image (missing, corrupt or unsupported format)")
+            failed += 1
+            continue
+        t0 = time.perf_counter()
+        try:
+            cards = detector.detect(frame)
+        except DetectorError as exc:
+            _err(f"{image}: {exc}")
+            failed += 1
+            continue
+        ms = (time.perf_counter() - t0) * 1000
+        done += 1
+        total_cards += len(cards)
+        if args.json:
+            obj = {"image": str(image), "cards": [c.to_json() for c in cards]}
+            if args.corners:
+                for entry, c in zip(obj["cards"], cards, strict=True):
+                    entry["corners"] = [{"conf": round(k.conf, 4), "box": [round(v, 1) for v in k.box]}
+                                        for k in c.corners]
+            print(json.dumps(obj, ensure_ascii=False), flush=True)
+        else:
+            print(_table(image, cards, ms, args.corners), flush=True)
+        if args.save:
+            out = _save_path(args.save, image, used)
+            if not cv2.imwrite(str(out), annotate(frame, cards)):
+                _err(f"{out}: could not write the annotated image")
+    if not args.json:
+        print(f"{done} image{'s' if done != 1 else ''}, {total_cards} card{'s' if total_cards != 1 else ''}"
+              + (f", {failed} unreadable" if failed else ""))
+    return 0 if done else 1
