@@ -206,17 +206,27 @@ def _aruco_detector() -> Any:
     return _DETECTOR
 
 
-def find_markers(frame_bgr: np.ndarray) -> dict[int, np.ndarray]:
-    """The table markers visible in a frame: id → 4x2 corner pixels (only ids 0–3)."""
-    gray = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _aruco_detector().detectMarkers(gray)
-    found: dict[int, np.ndarray] = {}
+def _detect(gray: np.ndarray, scale: float, found: dict[int, np.ndarray]) -> None:
+    img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    corners, ids, _ = _aruco_detector().detectMarkers(img)
     if ids is None:
-        return found
+        return
     for quad, mid in zip(corners, ids.ravel(), strict=False):
         mid = int(mid)
         if mid in MARKER_IDS and mid not in found:
-            found[mid] = quad.reshape(4, 2).astype(np.float64)
+            found[mid] = quad.reshape(4, 2).astype(np.float64) / scale
+
+
+def find_markers(frame_bgr: np.ndarray) -> dict[int, np.ndarray]:
+    """The table markers visible in a frame: id → 4x2 corner pixels (only ids 0–3).
+
+    Small markers (about 50 px) are sometimes missed at full size; when any is missing
+    the frame is searched again at twice the size."""
+    gray = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    found: dict[int, np.ndarray] = {}
+    _detect(gray, 1.0, found)
+    if len(found) < len(MARKER_IDS) and max(gray.shape) <= 2000:
+        _detect(gray, 2.0, found)
     return found
 
 

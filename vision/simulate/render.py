@@ -46,7 +46,7 @@ def camera_homography(table_mm: tuple[float, float], size: tuple[int, int], rng:
     """A plausible overhead camera: the table fills most of the frame, slightly oblique."""
     w, h = size
     tw, th = table_mm
-    scale = min((w - 200) / tw, (h - 110) / th)
+    scale = min((w - 220) / tw, (h - 150) / th)
     cw, ch = tw * scale, th * scale
     x0, y0 = (w - cw) / 2, (h - ch) / 2
     tilt = rng.uniform(-0.04, 0.04) * cw

@@ -1,0 +1,184 @@
+"""Play segmentation on synthetic detection streams (table mm, 10 frames a second)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardref.vision.plays import PlaySegmenter, SegmenterSettings
+from cardref.vision.zones import TableCard, default_layout
+
+FPS = 10
+LAYOUT4 = default_layout(4)
+LAYOUT6 = default_layout(6)
+
+
+def card(code, x, y, conf=0.9, both=True, zone=None, layout=LAYOUT4):
+    """A card whose top-left index is at (x, y); its other index ~ (x+50, y+75) when visible."""
+    pts = ((x, y), (x + 50, y + 75)) if both else ((x, y),)
+    cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    z = zone or (layout.zone_of((cx, cy), 40) or type("Z", (), {"name": None})).name
+    return TableCard(code, conf, pts, z)
+
+
+def fan(codes, x, y, conf=0.9, layout=LAYOUT4):
+    """A play laid as a fan: only the last card shows both indices."""
+    return [card(c, x + 17 * i, y, conf, both=(i == len(codes) - 1), layout=layout) for i, c in enumerate(codes)]
+
+
+def run(frames, layout=LAYOUT4, settings=None):
+    seg = PlaySegmenter(layout, settings or SegmenterSettings())
+    plays, cleared = [], []
+    for i, cards in enumerate(frames):
+        p, c = seg.update(i / FPS, cards)
+        plays.extend(p)
+        cleared.extend(c)
+    return plays, cleared, seg
+
+
+def seat0_xy(layout=LAYOUT4):
+    cx, cy = layout.seat_zone(0).center
+    return cx - 60, cy - 40
+
+
+def test_one_play_settles_once_with_its_seat_and_cards():
+    x, y = seat0_xy()
+    frames = [[] for _ in range(5)] + [fan(["10H", "10S", "10C"], x, y)] * 20
+    plays, _, _ = run(frames)
+    assert len(plays) == 1
+    p = plays[0]
+    assert p.seat == 0 and Counter(p.cards) == Counter(["10H", "10S", "10C"])
+    assert abs(p.t - 0.5) < 0.11  # came to rest at frame 5
+    assert 0.45 <= p.t_emit - p.t <= 0.75
+    assert not p.confirm and p.conf > 0.8
+
+
+def test_sliding_cards_make_one_play_after_they_stop():
+    x, y = seat0_xy()
+    frames = [[] for _ in range(3)]
+    for k in range(6):  # sliding in from the seat's edge, 25 mm a frame
+        frames.append(fan(["QD", "KD"], x, y + 150 - 25 * k))
+    frames += [fan(["QD", "KD"], x, y + 25)] * 15
+    plays, _, _ = run(frames)
+    assert [(p.seat, sorted(p.cards)) for p in plays] == [(0, ["KD", "QD"])]
+
+
+def test_flicker_and_one_frame_misreads_are_outvoted():
+    x, y = seat0_xy()
+    base = fan(["7H", "8H", "9H"], x, y)
+    frames = [[] for _ in range(3)]
+    for k in range(20):
+        f = list(base)
+        if k % 4 == 1:  # a misread: 8H read as 8D
+            f[1] = TableCard("8D", 0.7, f[1].points, f[1].zone)
+        if k % 5 == 2:  # a dropout
+            f = f[:2]
+        frames.append(f)
+    plays, _, _ = run(frames)
+    assert [sorted(p.cards) for p in plays] == [["7H", "8H", "9H"]]
+
+
+def test_single_frame_phantoms_never_become_plays():
+    frames = []
+    for k in range(40):
+        f = []
+        if k % 7 == 3:  # a phantom card for one frame, somewhere in a zone
+            zx, zy = LAYOUT4.seat_zone(k % 4).center
+            f.append(card("AS", zx, zy, conf=0.4, both=False))
+        frames.append(f)
+    plays, _, _ = run(frames)
+    assert plays == []
+
+
+def test_hand_passing_over_committed_cards_makes_no_play():
+    x, y = seat0_xy()
+    play = fan(["5C", "5D"], x, y)
+    frames = [play] * 10
+    frames += [[] for _ in range(4)]  # a hand covers everything for 0.4 s
+    frames += [play[:1]] * 3  # then half
+    frames += [play] * 10
+    frames += [[] for _ in range(12)]  # covered for 1.2 s: longer than clear_s
+    frames += [play] * 12  # …the same cards at the same places come back
+    plays, cleared, seg = run(frames)
+    assert len(plays) == 1
+    assert seg.on_table()["seat0"] and sorted(seg.on_table()["seat0"]) == ["5C", "5D"]
+    assert len(cleared) == 1  # the long cover looked like a collection, then was restored
+
+
+def test_trick_collected_then_same_cards_later_are_a_new_play():
+    x, y = seat0_xy()
+    play = fan(["JS"], x, y)
+    frames = [play] * 10 + [[] for _ in range(40)] + [play] * 10
+    plays, cleared, _ = run(frames)
+    assert [p.cards for p in plays] == [("JS",), ("JS",)]
+    assert [c.zone for c in cleared] == ["seat0"]
+
+
+def test_multi_deck_duplicates_are_kept():
+    x, y = seat0_xy()
+    frames = [fan(["10H", "10H", "10S", "10C", "10D", "10H"], x - 40, y)] * 15
+    plays, _, _ = run(frames)
+    assert len(plays) == 1
+    assert Counter(plays[0].cards) == Counter({"10H": 3, "10S": 1, "10C": 1, "10D": 1})
+
+
+def test_overlapping_play_is_told_apart_from_the_cards_under_it():
+    x, y = seat0_xy()
+    first = fan(["10H", "QS"], x, y)
+    # the same seat plays again over its cards, shifted 22 mm across and 18 mm in: the
+    # new cards hide the second index of the old ones, one new card has the same code
+    second = fan(["10H", "KS"], x + 22, y - 18)
+    old_visible = [card("10H", x, y, both=False), card("QS", x + 17, y, both=False)]
+    frames = [first] * 12 + [old_visible + second] * 12
+    plays, _, seg = run(frames)
+    assert [sorted(p.cards) for p in plays] == [["10H", "QS"], ["10H", "KS"]]
+    assert sorted(seg.on_table()["seat0"]) == ["10H", "10H", "KS", "QS"]
+
+
+def test_low_confidence_play_is_flagged_for_confirmation():
+    x, y = seat0_xy()
+    frames = [fan(["2S", "3S"], x, y, conf=0.35)] * 12
+    plays, _, _ = run(frames)
+    assert len(plays) == 1 and plays[0].confirm and plays[0].conf < 0.55
+
+
+def test_plays_in_several_zones_come_out_in_time_order():
+    frames = []
+    zx1, zy1 = LAYOUT4.seat_zone(1).center
+    zx2, zy2 = LAYOUT4.seat_zone(2).center
+    a = [card("AH", zx1 - 10, zy1 - 30)]
+    b = [card("AC", zx2 - 20, zy2 - 30)]
+    frames = [a] * 4 + [a + b] * 15
+    plays, _, _ = run(frames)
+    assert [(p.seat, p.cards) for p in plays] == [(1, ("AH",)), (2, ("AC",))]
+    assert plays[0].t < plays[1].t
+
+
+def test_pile_play_belongs_to_the_seat_it_came_from():
+    pile = LAYOUT6.pile
+    assert pile is not None
+    px0 = min(p[0] for p in pile.polygon)
+    py1 = max(p[1] for p in pile.polygon)
+    # cards pushed in from the bottom-left seat (seat 0): first seen at the pile's lower
+    # left edge, then at rest in the middle of the pile
+    frames = [[]]
+    path = [(px0 + 30, py1 - 20), (px0 + 60, py1 - 60), (px0 + 90, py1 - 100)]
+    for x, y in path:
+        frames.append([card("9S", x, y, zone="pile", layout=LAYOUT6)])
+    frames += [[card("9S", px0 + 90, py1 - 100, zone="pile", layout=LAYOUT6)]] * 12
+    plays, _, _ = run(frames, layout=LAYOUT6)
+    assert [(p.seat, p.cards, p.zone) for p in plays] == [(0, ("9S",), "pile")]
+
+
+def test_settle_time_is_configurable():
+    x, y = seat0_xy()
+    frames = [fan(["4D"], x, y)] * 30
+    fast, _, _ = run(frames, settings=SegmenterSettings(settle_s=0.3))
+    slow, _, _ = run(frames, settings=SegmenterSettings(settle_s=1.5))
+    assert fast[0].t_emit < slow[0].t_emit
+    assert abs(slow[0].t_emit - 1.5) < 0.11
+
+
+def test_cards_outside_every_zone_are_ignored():
+    frames = [[TableCard("AS", 0.9, ((500.0, -200.0),), None)]] * 20
+    plays, _, _ = run(frames)
+    assert plays == []
