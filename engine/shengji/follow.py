@@ -76,7 +76,9 @@ def follow_fault(seat: int, lead: Combo, played: Sequence[Card], held: Sequence[
             return Fault(code, {"seat": seat, "count": n})
         return _largest_first(seat, played_g, held_g, 0, order)
     if kind == Kind.WUSHIK and group == TRUMP:
-        if _trump_wushik_held(held_g, order) and not _trump_wushik_held(played_g, order):
+        if _trump_wushik_held(played_g, order):
+            return None
+        if _trump_wushik_held(held_g, order):
             return Fault("chaodipi.must_play_wushik", {"seat": seat})
         return _largest_first(seat, played_g, held_g, 0, order)
     if kind == Kind.WUSHIK_PAIRS and group == TRUMP:

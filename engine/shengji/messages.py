@@ -73,6 +73,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                            "same rank: {why}"},
     "chaodipi.fanzhu_too_low": {"zh": "反主 {got} 不高于当前的 {current}", "en": "反主 {got} does not beat {current}"},
     "chaodipi.no_huitouwang": {"zh": "本房间没有回头望", "en": "this room has no 回头望"},
+    "shengji.first_dealer_not_declarer": {"zh": "第一局的庄家由亮主（翻主）方担任：座位 {seat} 亮主，庄家却是 {dealer}",
+                                          "en": "the first deal's dealer side is the side that declared: seat {seat} "
+                                                "declared but seat {dealer} deals"},
     "shengji.trump_contradicts_declare": {"zh": "本局主 {trump} 与声明的主 {declared} 不符",
                                           "en": "the deal's trump {trump} contradicts the declared {declared}"},
 }

@@ -113,6 +113,7 @@ class ShengjiReferee(DealReferee):
         self.started = False
         self.match_before: MatchState | None = None
         self.menpai = bool(opts.get("menpai"))
+        self.first_deal = True
 
     # -- options -------------------------------------------------------------------------
     def _option_dealer(self, value: Any) -> int:
@@ -153,6 +154,10 @@ class ShengjiReferee(DealReferee):
         prev_after = previous.match_after() if isinstance(previous, ShengjiReferee) and \
             previous.settings is s else None
         team = self.dealer % 2
+        self.first_deal = previous is None
+        if self.first_deal and self.menpai:
+            faults.append(Fault("shengji.bad_option", {"key": "menpai", "value": True,
+                                                       "why": "第一局无人亮主须重新发牌 (000:217)"}))
         if prev_after is not None:
             levels = dict(prev_after.levels)
             if self.dealer != prev_after.dealer:
@@ -170,6 +175,9 @@ class ShengjiReferee(DealReferee):
         if self.level is not None and self.level in s.level_sequence:
             current = levels.get(team)
             rnd = current.round if current is not None else 1
+            given = self.deal.options.get("round")
+            if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
+                rnd = given  # deal option "round": the 圈 the dealer side is in (003:152)
             levels[team] = TeamLevel(level_index(self.level, s), rnd)
             if prev_after is None and self.level == s.level_sequence[0]:
                 levels[1 - team] = TeamLevel(0, 1)
@@ -423,14 +431,20 @@ class ShengjiReferee(DealReferee):
                                           self.order)
 
     def _check_declared_trump(self, i: int) -> list[Fault]:
+        """At the first play: the deal's trump (and, in a log's first deal, its dealer side)
+        must be what the declarations established (000:113-115, 127; 003:12)."""
         cur = self.declares.current
-        if cur is None or cur.any_suit or self.declares.last_i is None:
+        if cur is None or self.declares.last_i is None:
             return []
-        if cur.suit != self.trump:
-            return [Fault("shengji.trump_contradicts_declare", {
+        out: list[Fault] = []
+        if not cur.any_suit and cur.suit != self.trump:
+            out.append(Fault("shengji.trump_contradicts_declare", {
                 "trump": self.trump.value if self.trump else "无主",
-                "declared": cur.suit.value if cur.suit else "无主"}, self.declares.last_i, i)]
-        return []
+                "declared": cur.suit.value if cur.suit else "无主"}, self.declares.last_i, i))
+        if self.first_deal and cur.seat % 2 != self.dealer % 2:
+            out.append(Fault("shengji.first_dealer_not_declarer", {"dealer": self.dealer, "seat": cur.seat},
+                             self.declares.last_i, i))
+        return out
 
     # -- results -------------------------------------------------------------------------
     @property

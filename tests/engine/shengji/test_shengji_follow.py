@@ -69,6 +69,7 @@ CASES = [
      "003:66 2233 is a 连对"),
     (AN, "7", "S", "5S 10S KS", "5S 10S KS 4S", "5S 10S 4S", "chaodipi.must_play_wushik", "003:78 则必出"),
     (AN, "7", "S", "5S 10S KS", "5S 10S KS 4S", "5S 10S KS", None, "003:78"),
+    (AN, "7", "S", "5S 10S KS", "5S 10S KS BJ", "5S 10S KS", None, "003:78 the 5-10-K, not the largest"),
     (AN, "7", "S", "5S 10S KS", "BJ 10S 9S 4S", "BJ 10S 9S", None, "003:78 largest trumps"),
     (AN, "7", "S", "5S 10S KS", "BJ 10S 9S 4S", "BJ 10S 4S", "shengji.not_largest_first", "003:78 最大的牌应对"),
     (AN, "7", "S", "5D 5D 10D 10D KD KD", "AD AD 9D 9D 3D 4D 6C", "AD AD 9D 9D 3D 4D", None, "003:80 逼对"),
