@@ -103,6 +103,7 @@ class GoujiReferee(DealReferee):
         self.tribute_stage = -1
         self.cur: Current | None = None
         self.passed: set[int] = set()
+        self.cur_passes: set[int] = set()
         self.last_actor: int | None = None
         self.rang: int | None = None
         self.beaten: dict[int, tuple[int, int]] = {}
@@ -160,7 +161,7 @@ class GoujiReferee(DealReferee):
             return True
         if cur.restricted:
             opp = _opp(cur.seat)
-            return opp not in self.active or opp in self.passed
+            return opp not in self.active or opp in self.cur_passes
         return all(s in self.passed for s in self.active if s != cur.seat)
 
     def _kaidian_open(self, seat: int) -> bool:
@@ -208,7 +209,7 @@ class GoujiReferee(DealReferee):
             return [Fault("gouji.hand_too_late", {"seat": event.seat})]
         self.hands[event.seat] = Hand(event.cards)
         self.eaten[event.seat] = []
-        if all(h is not None for h in self.hands):
+        if self.sizes is None and all(h is not None for h in self.hands):
             total = sum(h.n for h in self.hands if h is not None)
             if total != self.rules.composition.size:
                 return [Fault("gouji.deck_size", {"total": total, "expected": self.rules.composition.size})]
@@ -282,6 +283,10 @@ class GoujiReferee(DealReferee):
         owner = cur.seat
         if seat == owner:
             return self._check_lead(seat, shape, final)
+        if self._all_passed():
+            lead = self.to_lead()
+            if seat != lead:
+                return "lead", Fault("gouji.not_your_lead", {"seat": seat, "leader": lead}), False, False
         if owner not in self.active and seat == self.to_lead():
             kind, fault, burning, _ = self._check_answer(seat, shape, cur)
             if fault is None:
@@ -474,6 +479,7 @@ class GoujiReferee(DealReferee):
 
     def _set_cur(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> None:
         self.cur = Current(seat, shape, cards, i, self._restricted(seat, shape))
+        self.cur_passes = set()
         if shape.gouji and self.head.get(seat) == "yaotou":
             self.yaotou_left[seat] = self.yaotou_left.get(seat, 0) - 1
 
@@ -549,6 +555,7 @@ class GoujiReferee(DealReferee):
         if not cur.restricted:
             self._imply_passes(seat, False)
         self.passed.add(seat)
+        self.cur_passes.add(seat)
         self.last_actor = seat
         if seat in self.burn_decl:
             self.burn_decl.remove(seat)
