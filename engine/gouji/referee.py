@@ -161,7 +161,11 @@ class GoujiReferee(DealReferee):
             return True
         if cur.restricted:
             opp = _opp(cur.seat)
-            return opp not in self.active or opp in self.cur_passes
+            if opp in self.cur_passes:
+                return True
+            if opp not in self.active:      # 死够级 / 有头 without 对门: stands unless burned
+                return all(s in self.cur_passes for s in self.active if s != cur.seat)
+            return False
         return all(s in self.passed for s in self.active if s != cur.seat)
 
     def _kaidian_open(self, seat: int) -> bool:
