@@ -14,6 +14,7 @@ trump suit A..2; with 无主 only ♥5, jokers and level cards are trumps.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import ALL_CARDS, Card, Rank, Suit
 from .settings import ShengjiSettings
@@ -43,6 +44,7 @@ class TrumpOrder:
         self.settings = settings
         self.level = level
         self.trump = trump
+        self._chains: dict[Suit, list[Rank | None]] = {suit: self._chain_ranks(suit) for suit in Suit}
         self.info: dict[Card, CardInfo] = {card: self._build(card) for card in ALL_CARDS}
         self.group = {c: i.group for c, i in self.info.items()}
         self.strength = {c: i.strength for c, i in self.info.items()}
@@ -102,7 +104,7 @@ class TrumpOrder:
 
     def _chained(self, card: Card, group: str, strength: int) -> CardInfo:
         assert card.suit is not None
-        ranks = self._chain_ranks(card.suit)
+        ranks = self._chains[card.suit]
         positions = tuple(i for i, r in enumerate(ranks) if r == card.rank)
         chain = ("T" + card.suit.value) if group == TRUMP else card.suit.value
         return CardInfo(card, group, strength, chain, positions, 0)
@@ -110,3 +112,9 @@ class TrumpOrder:
     def describe(self) -> dict[str, object]:
         return {"level": self.level.code if self.level else None,
                 "trump": self.trump.value if self.trump else None}
+
+
+@lru_cache(maxsize=256)
+def trump_order(settings: ShengjiSettings, level: Rank | None, trump: Suit | None) -> TrumpOrder:
+    """The (immutable) order for these settings, level and trump, built once and shared."""
+    return TrumpOrder(settings, level, trump)

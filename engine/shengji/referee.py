@@ -28,7 +28,7 @@ from .compare import contest_key
 from .declares import DeclareState, judge_declare
 from .follow import follow_fault, is_imperfect
 from .levels import TeamLevel, advance, level_index, table_outcome
-from .order import TrumpOrder
+from .order import trump_order
 from .points import BottomResult, points, score_bottom
 from .settings import ShengjiSettings
 from .throws import throw_failure
@@ -85,7 +85,7 @@ class ShengjiReferee(DealReferee):
         self.dealer = self._option_dealer(opts.get("dealer", 0))
         self.level = None if self.flag else self._option_level(opts.get("level"))
         self.trump = self._option_trump(opts.get("trump"))
-        self.order = TrumpOrder(s, self.level, self.trump)
+        self.order = trump_order(s, self.level, self.trump)
         self.dealer_team = (self.dealer, (self.dealer + 2) % 4)
         self.attackers = ((self.dealer + 1) % 4, (self.dealer + 3) % 4)
         default = s.hand_size + (s.bottom_size // 4 if self.flag else 0)
@@ -278,28 +278,31 @@ class ShengjiReferee(DealReferee):
                 faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
         if len(cards) > self.left[seat]:
             faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": self.left[seat], "got": len(cards)}))
-        held_before = list(hand.elements()) if hand is not None else None
         if self.settings.bury_all_jokers and hand is None:
             burier = self.declares.burier if self.declares.burier is not None else self.dealer
             if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
                 faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
                                                                   "cards": [c for c in cards if c.is_joker]}))
         if not self.trick:
-            faults.extend(self._lead(i, seat, cards, held_before))
+            faults.extend(self._lead(i, seat, cards))
         else:
-            faults.extend(self._follow(i, seat, cards, held_before))
+            faults.extend(self._follow(i, seat, cards, hand))
         # bookkeeping: the seat no longer holds these cards
         self.played_by[seat].extend(cards)
         self.left[seat] = max(0, self.left[seat] - len(cards))
         if hand is not None:
-            hand.subtract(cards)
-            self.hands[seat] = +hand
+            for c in cards:
+                n = hand.get(c, 0)
+                if n > 1:
+                    hand[c] = n - 1
+                elif n:
+                    del hand[c]
         faults.extend(self._prove(i, seat, cards))
         if len(self.trick) == 4:
             self._finish_trick()
         return faults
 
-    def _lead(self, i: int, seat: int, cards: tuple[Card, ...], held: list[Card] | None) -> list[Fault]:
+    def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         faults: list[Fault] = []
         combo = classify(cards, self.order)
         if combo.kind == Kind.MIXED:
@@ -338,17 +341,18 @@ class ShengjiReferee(DealReferee):
         self.penalty_points += delta
         return delta
 
-    def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: list[Card] | None) -> list[Fault]:
+    def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: Counter[Card] | None) -> list[Fault]:
         faults: list[Fault] = []
         lead = self.trick[0].combo
         if len(cards) != lead.size:
             faults.append(Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)}))
-        elif held is not None:
-            fault = follow_fault(seat, lead, cards, held, self.order)
-            if fault is not None:
-                faults.append(fault)
-        elif is_imperfect(lead, cards, self.order):
-            self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))
+        elif is_imperfect(lead, cards, self.order):  # a follow that matches the lead is legal whatever the hand
+            if held is not None:
+                fault = follow_fault(seat, lead, cards, list(held.elements()), self.order)
+                if fault is not None:
+                    faults.append(fault)
+            else:
+                self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))
         combo = classify(cards, self.order)
         self.trick.append(Played(seat, cards, combo, i))
         key = contest_key(combo, lead, self.order) if len(cards) == lead.size else None
@@ -361,13 +365,15 @@ class ShengjiReferee(DealReferee):
         """Re-check earlier follows and throws with the cards ``seat`` has now shown."""
         out: list[Fault] = []
         checks = self.open_checks[seat]
+        group_of = self.order.group
         if checks:
             keep = []
             for check in checks:
-                if check.i == i:
+                relevant = [c for c in cards if group_of[c] == check.lead.group]
+                if check.i == i or not relevant:  # only cards of the led group can prove a follow wrong
                     keep.append(check)
                     continue
-                check.known.extend(cards)
+                check.known.extend(relevant)
                 fault = follow_fault(seat, check.lead, check.played, [*check.played, *check.known], self.order)
                 if fault is None:
                     keep.append(check)
