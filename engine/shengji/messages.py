@@ -54,6 +54,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                  "en": "the dealer side plays {expected}, the log says {got}"},
     "chaodipi.flag_deal_expected": {"zh": "过 A 之后应扛旗打无主（flag: true, trump: null）",
                                     "en": "after passing A the next deal is 扛旗 (flag: true, trump: null)"},
+    "chaodipi.fandi_trump": {"zh": "翻底：底牌中第一张级牌是 {card}，主应为其花色（王则无主），本局写的是 {trump}",
+                             "en": "翻底: the bottom's first level card is {card}, so the trump is its suit (a joker: "
+                                   "无主), not {trump}"},
+    "chaodipi.fandi_no_chaodi": {"zh": "翻底定主的一副牌不能再亮主、反主或炒底（{what}）",
+                                 "en": "a deal whose trump was turned up from the bottom (翻底) cannot be declared or "
+                                       "炒底 ({what})"},
     "chaodipi.flag_no_bottom": {"zh": "扛旗不留底牌", "en": "扛旗 keeps no bottom"},
     "shengji.unknown_declare": {"zh": "未知的声明 {what}（可用：{known}）",
                                 "en": "unknown declare {what!r} (known: {known})"},

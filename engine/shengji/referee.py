@@ -114,6 +114,8 @@ class ShengjiReferee(DealReferee):
         self.match_before: MatchState | None = None
         self.menpai = bool(opts.get("menpai"))
         self.first_deal = True
+        #: 炒地皮 翻底 (003:18): nobody declared, the bottom's first level card names the trump
+        self.fandi = bool(opts.get("fandi")) and s.has_wushik
 
     # -- options -------------------------------------------------------------------------
     def _option_dealer(self, value: Any) -> int:
@@ -209,6 +211,8 @@ class ShengjiReferee(DealReferee):
         if isinstance(event, DeclareEvent):
             if self.started and event.what.lower() != "out":
                 return [Fault("shengji.declare_after_play", {"what": event.what})]
+            if self.fandi and event.what.lower() in ("liangzhu", "fanzhu", "chaodi", "huitouwang"):
+                return [Fault("chaodipi.fandi_no_chaodi", {"what": event.what})]
             fault = judge_declare(i, event, self.declares, self.order, self.dealer, self.attackers)
             if event.what.lower() == "menpai" and fault is None:
                 self.menpai = True
@@ -254,6 +258,10 @@ class ShengjiReferee(DealReferee):
             return [Fault("chaodipi.flag_no_bottom", {})]
         if len(ev.cards) != self.bottom_size:
             return [Fault("shengji.bottom_wrong_size", {"expected": self.bottom_size, "got": len(ev.cards)})]
+        if self.fandi:
+            fault = self._fandi_trump(ev.cards)
+            if fault is not None:
+                return [fault]
         if self.complete:
             self._score_bottom()
         return []
@@ -436,6 +444,17 @@ class ShengjiReferee(DealReferee):
         self.bottom_result = score_bottom(self.bottom or (), win.cards, self.last_winner in self.attackers,
                                           self.order)
 
+    def _fandi_trump(self, bottom: tuple[Card, ...]) -> Fault | None:
+        """翻底: the first level card (or joker) of the bottom, in the order shown, names the trump."""
+        for card in bottom:
+            if card.is_joker or card.rank == self.level:
+                want = None if card.is_joker else card.suit
+                if want != self.trump:
+                    return Fault("chaodipi.fandi_trump", {"card": card, "trump": self.trump.value if self.trump
+                                                          else "无主"})
+                return None
+        return None
+
     def _check_declared_trump(self, i: int) -> list[Fault]:
         """At the first play: the deal's trump (and, in a log's first deal, its dealer side)
         must be what the declarations established (000:113-115, 127; 003:12)."""
@@ -491,6 +510,14 @@ class ShengjiReferee(DealReferee):
             flag_next = passed and s.flag_deal
         elif outcome.levels == 0 and s.flag_deal and not outcome.dealer_keeps:
             flag_next = False
+        if s.wushik_score and not self.flag:  # 炒地皮 积分 (003:86 columns 3-4, 158, 170, 186)
+            dealer_pts = outcome.levels if outcome.dealer_keeps else -(outcome.levels + 1)
+            shangtian = self.bottom_result.shangtian if self.bottom_result else None
+            if shangtian == "attackers":
+                dealer_pts = min(dealer_pts, -s.wushik_score)
+            elif shangtian == "dealer":
+                dealer_pts = max(dealer_pts, s.wushik_score)
+            change["jifen"] = {"dealer_side": dealer_pts, "attackers": -dealer_pts}
         specials = self._specials(final)
         for team, level, note in specials:
             levels[team] = level

@@ -166,6 +166,8 @@ def test_shangtian_rudi_levels(game: str) -> None:
     assert deal["final_points"] == 45
     change = deal["level_change"]
     assert change["dealer_keeps"] and change["next_dealer"] == 2 and change["next_level"] == "2"
+    # 积分: 45 points would give the dealer side +4 (003:102); 上天入地 gives the attackers 16 / 13
+    assert change["jifen"]["attackers"] == (16 if game == "chaodipi-anchao" else 13)
     nxt = {"type": "deal", "game": game, "level": "2", "trump": "H", "dealer": 2}
     assert codes([*events, nxt]) == {}
     assert codes([*events, dict(nxt, level="9")])[len(events)][0] == "shengji.wrong_next_level"

@@ -92,7 +92,9 @@ def test_guafeng_double_j_pulls_back_to_a() -> None:
 def test_chaodipi_must_play_j_stops_climb() -> None:
     """003 line 180 (明炒): J must be played; 0 points would be +9 from 9."""
     d1 = one_trick("chaodipi-mingchao", "9", 0, ["AH", "4H", "6H", "8H"], CD_BOTTOM)
-    assert summary(d1)[0]["level_change"]["next_level"] == "J"
+    change = summary(d1)[0]["level_change"]
+    assert change["next_level"] == "J"
+    assert change["jifen"] == {"dealer_side": 9, "attackers": -9}  # 003:92 大光: 9 / -9
 
 
 def test_chaodipi_j_to_bottom() -> None:
@@ -136,3 +138,16 @@ def test_bad_options() -> None:
     assert codes([{"type": "deal", "game": "chaodipi-anchao", "level": "7", "trump": None, "dealer": 0}]) == {}
     assert codes([{"type": "deal", "game": "chaodipi-anchao", "level": "7", "trump": "S", "dealer": 7}])[0] == \
         "shengji.bad_option"
+
+
+@pytest.mark.parametrize("trump,bottom,ok,ref", [
+    ("D", ["4C", "7D", "7S", "6C", "8C", "9C", "JC", "QC"], True, "003:18 first level card ♦7 → ♦"),
+    ("S", ["4C", "7D", "7S", "6C", "8C", "9C", "JC", "QC"], False, "003:18 the first one counts"),
+    (None, ["4C", "SJ", "7S", "6C", "8C", "9C", "JC", "QC"], True, "003:18 如为王，则为无主"),
+])
+def test_chaodipi_fandi(trump, bottom, ok, ref) -> None:
+    deal = {"type": "deal", "game": "chaodipi-anchao", "level": "7", "trump": trump, "dealer": 0, "fandi": True}
+    got = codes([deal, {"type": "bottom", "cards": bottom}])
+    assert (got == {}) is ok, ref
+    assert codes([deal, {"type": "declare", "seat": 1, "what": "chaodi", "cards": ["BJ", "BJ"]}])[1] == \
+        "chaodipi.fandi_no_chaodi", "003:18 本副牌无法炒底"
