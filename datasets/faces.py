@@ -44,7 +44,7 @@ AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CACHE_DIR = Path(__file__).resolve().parent / "cache" / "faces"
 FACE_WIDTH = 200  # rendered face width in pixels
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 APT_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5")
 
 #: Decks never used: not French-suited (xskat-german, swiss-xvii), or sheets that do not
@@ -144,7 +144,7 @@ def _render_aisleriot(src: DesignSource) -> dict[str, np.ndarray]:
             im = cell(r, c)
             if im is not None:
                 faces[rank + suit] = im
-    for c, code in ((0, "SJ"), (1, "BJ")):
+    for c, code in ((0, "SJ"), (1, "BJ"), (2, "BACK")):
         im = cell(4, c)
         if im is not None:
             faces[code] = im
@@ -320,7 +320,7 @@ def find_corner_boxes(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
     """
     clean = [r + s for r in ("A", "2", "3") for s in "SHDC"]
     h, w = faces["AS"].shape[:2]
-    inks = {code: _paper_and_ink(im)[1] for code, im in faces.items()}
+    inks = {code: _paper_and_ink(im)[1] for code, im in faces.items() if code != "BACK"}
     refs: dict[str, Box] = {}
     for corner in _CORNERS:
         found = [_tl_index(_flip_to_tl(inks[c], corner)) for c in clean]
@@ -398,7 +398,10 @@ def _build(src: DesignSource) -> None:
         if all(c in keep for c in CLASS_NAMES[:52]):
             for code in keep:
                 Image.fromarray(faces[code]).save(d / f"{code}.png")
-            meta.update(usable=True, boxes=keep, codes=[c for c in CLASS_NAMES if c in keep])
+            if "BACK" in faces:
+                Image.fromarray(faces["BACK"]).save(d / "BACK.png")
+            meta.update(usable=True, boxes=keep, codes=[c for c in CLASS_NAMES if c in keep],
+                        has_back="BACK" in faces)
         else:
             missing = [c for c in CLASS_NAMES[:52] if c not in keep]
             meta["reason"] = f"no corner index found on {len(missing)} faces, e.g. {missing[:5]}"
@@ -462,6 +465,7 @@ class CardFaces:
         self._meta = metas[design]
         self._dir = _cache_dir(design)
         self._images: dict[str, np.ndarray] = {}
+        self._points: dict[str, list[np.ndarray]] = {}
 
     @property
     def codes(self) -> list[str]:
@@ -480,14 +484,51 @@ class CardFaces:
         """The face as an RGBA uint8 array (height x width x 4), about 200 px wide."""
         if code not in self._meta["boxes"]:
             raise KeyError(f"{self.design} has no face {code!r}")
+        return self._load(code)
+
+    def back(self) -> np.ndarray | None:
+        """The card back (RGBA), when the deck has one."""
+        if not self._meta.get("has_back"):
+            return None
+        return self._load("BACK")
+
+    def _load(self, code: str) -> np.ndarray:
         im = self._images.get(code)
         if im is None:
             im = np.asarray(Image.open(self._dir / f"{code}.png").convert("RGBA"))
             self._images[code] = im
         return im
 
+    def corner_points(self, code: str) -> list[np.ndarray]:
+        """Per corner box, the ink pixels of the index as an (N, 2) float array of (x, y).
+
+        Used to place labels tightly after any geometric transform and to measure how
+        much of an index stays visible under occlusion.
+        """
+        key = "pts:" + code
+        cached = self._points.get(key)
+        if cached is not None:
+            return cached
+        ink = _paper_and_ink(self.image(code))[1]
+        out: list[np.ndarray] = []
+        for x1, y1, x2, y2 in self.corner_boxes(code):
+            ys, xs = np.nonzero(ink[y1:y2, x1:x2])
+            if len(xs) < 4:
+                pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+            else:
+                pts = np.stack([xs + x1 + 0.5, ys + y1 + 0.5], axis=1).astype(np.float32)
+            out.append(pts)
+        self._points[key] = out
+        return out
+
     def corner_boxes(self, code: str) -> list[Box]:
         """Boxes (x1, y1, x2, y2; face pixels) around each rank-and-suit corner index."""
         if code not in self._meta["boxes"]:
             raise KeyError(f"{self.design} has no face {code!r}")
         return [tuple(b) for b in self._meta["boxes"][code]]  # type: ignore[misc]
+
+
+@lru_cache(maxsize=64)
+def get_faces(design: str) -> CardFaces:
+    """A shared :class:`CardFaces` per design (decoded images and ink points stay cached)."""
+    return CardFaces(design)

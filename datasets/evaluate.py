@@ -1,0 +1,269 @@
+"""Evaluate the corner detector: card-level F1, mAP50-95 and the confusions that matter.
+
+* **Card-level F1** per image: the multiset of card codes predicted (corners merged into
+  cards by :func:`cardref.vision.detector.merge.merge_corners`) against the truth.
+  Synthetic truth comes from the generator's per-card records (``meta/<split>.jsonl``);
+  the real photos have corner labels only, so their truth cards are their labelled corners
+  merged by the same function.  F1 is micro-averaged over all cards of all images; the
+  share of images whose card multiset is exactly right is reported too.
+* **mAP50 / mAP50-95** of the corner boxes via Ultralytics ``val``.
+* **Confusion** among the classes that must never be confused: the jokers (SJ/BJ) and
+  the ranks 6, 9 and 10 (any suit), over corners matched to a labelled corner (IoU >= 0.5).
+
+The real photos (``/work/shared/data/real-cards``) use another class order and a BACK
+class: their labels are rewritten to our order (BACK dropped) into a git-ignored folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+from cardref.vision.classes import CLASS_NAMES, foreign_class_map
+from cardref.vision.types import CornerDetection
+
+REAL_CARDS = Path("/work/shared/data/real-cards")
+MAPPED_DIR = Path(__file__).resolve().parent / "out" / "real-cards-mapped"
+CONFUSION_GROUPS = ("SJ", "BJ", "6", "9", "10")
+
+
+def _group(code: str) -> str:
+    if code in ("SJ", "BJ"):
+        return code
+    rank = code[:-1]
+    return rank if rank in ("6", "9", "10") else "other"
+
+
+# --------------------------------------------------------------------------- data
+
+
+def read_yolo_labels(path: Path, w: int, h: int, class_map: dict[int, int | None] | None = None) -> list[CornerDetection]:
+    """Corner labels of one image as detections with confidence 1 (frame pixels)."""
+    out: list[CornerDetection] = []
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        c = int(float(parts[0]))
+        if class_map is not None:
+            mapped = class_map.get(c)
+            if mapped is None:
+                continue
+            c = mapped
+        cx, cy, bw, bh = (float(v) for v in parts[1:5])
+        out.append(CornerDetection(CLASS_NAMES[c], 1.0, ((cx - bw / 2) * w, (cy - bh / 2) * h,
+                                                         (cx + bw / 2) * w, (cy + bh / 2) * h)))
+    return out
+
+
+def mapped_real_cards(src: Path = REAL_CARDS, dst: Path = MAPPED_DIR) -> Path:
+    """The real-cards set with labels in our class order (BACK dropped); returns its data.yaml."""
+    meta = yaml.safe_load((src / "data.yaml").read_text())
+    cmap = foreign_class_map(meta["names"])
+    (dst / "images").mkdir(parents=True, exist_ok=True)
+    (dst / "labels").mkdir(parents=True, exist_ok=True)
+    for img in sorted((src / "images").iterdir()):
+        link = dst / "images" / img.name
+        if not link.exists():
+            os.symlink(img.resolve(), link)
+        lab = src / "labels" / (img.stem + ".txt")
+        lines = []
+        if lab.exists():
+            for line in lab.read_text().splitlines():
+                parts = line.split()
+                if len(parts) >= 5 and cmap.get(int(float(parts[0]))) is not None:
+                    lines.append(" ".join([str(cmap[int(float(parts[0]))]), *parts[1:5]]))
+        (dst / "labels" / (img.stem + ".txt")).write_text("".join(x + "\n" for x in lines))
+    y = dst / "data.yaml"
+    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
+    y.write_text(f"path: {dst.resolve()}\ntrain: images\nval: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return y
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def multiset_f1(pred: Sequence[Counter], truth: Sequence[Counter]) -> dict:
+    tp = sum(sum((p & t).values()) for p, t in zip(pred, truth, strict=True))
+    n_pred = sum(sum(p.values()) for p in pred)
+    n_true = sum(sum(t.values()) for t in truth)
+    prec = tp / n_pred if n_pred else 0.0
+    rec = tp / n_true if n_true else 0.0
+    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    exact = sum(1 for p, t in zip(pred, truth, strict=True) if p == t)
+    return {"f1": round(f1, 4), "precision": round(prec, 4), "recall": round(rec, 4),
+            "images_exact": round(exact / max(1, len(pred)), 4), "cards_true": n_true, "cards_pred": n_pred}
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def match_corners(pred: list[CornerDetection], truth: list[CornerDetection], thr: float = 0.5) -> list[tuple[str, str | None]]:
+    """(truth code, predicted code or None) for every labelled corner; greedy by confidence."""
+    used: set[int] = set()
+    pairs: dict[int, str] = {}
+    for p in sorted(pred, key=lambda c: -c.conf):
+        best, best_iou = -1, thr
+        for i, t in enumerate(truth):
+            if i in used:
+                continue
+            v = _iou(p.box, t.box)
+            if v >= best_iou:
+                best, best_iou = i, v
+        if best >= 0:
+            used.add(best)
+            pairs[best] = p.card
+    return [(t.card, pairs.get(i)) for i, t in enumerate(truth)]
+
+
+def confusion(matches: list[tuple[str, str | None]]) -> dict:
+    """Counts truth-group x predicted-group for the groups SJ, BJ, 6, 9, 10 (others lumped)."""
+    cols = [*CONFUSION_GROUPS, "other", "missed"]
+    table = {g: dict.fromkeys(cols, 0) for g in CONFUSION_GROUPS}
+    suit_errors = 0
+    for t, p in matches:
+        gt = _group(t)
+        if gt not in table:
+            continue
+        gp = "missed" if p is None else _group(p)
+        table[gt][gp] += 1
+        if p is not None and gp == gt and p != t:
+            suit_errors += 1
+    return {"table": table, "same_rank_wrong_suit": suit_errors}
+
+
+def format_confusion(conf: dict) -> str:
+    cols = [*CONFUSION_GROUPS, "other", "missed"]
+    lines = ["truth\\pred " + " ".join(f"{c:>6}" for c in cols)]
+    for g, row in conf["table"].items():
+        lines.append(f"{g:>10} " + " ".join(f"{row[c]:>6}" for c in cols))
+    lines.append(f"same rank, wrong suit (6/9/10): {conf['same_rank_wrong_suit']}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- running the model
+
+
+def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6,
+            batch: int = 8) -> list[list[CornerDetection]]:
+    out: list[list[CornerDetection]] = []
+    names = [model.names[i] for i in range(len(model.names))]
+    for i in range(0, len(images), batch):
+        res = model.predict([str(p) for p in images[i : i + batch]], imgsz=imgsz, conf=conf, iou=iou,
+                            agnostic_nms=True, device="cpu", verbose=False, max_det=300)
+        for r in res:
+            b = r.boxes
+            out.append([CornerDetection(names[int(c)], float(s), tuple(float(v) for v in xy))
+                        for xy, s, c in zip(b.xyxy.numpy(), b.conf.numpy(), b.cls.numpy(), strict=True)])
+    return out
+
+
+def _cards(corners: list[CornerDetection]) -> Counter:
+    from cardref.vision.detector.merge import merge_corners
+
+    return Counter(c.card for c in merge_corners(corners))
+
+
+def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDetection]],
+                  truth_cards: list[Counter], imgsz: int, conf: float) -> dict:
+    preds = predict(model, images, imgsz, conf)
+    pred_cards = [_cards(p) for p in preds]
+    corner_pred = [Counter(c.card for c in p) for p in preds]
+    corner_true = [Counter(c.card for c in t) for t in truth_corners]
+    matches: list[tuple[str, str | None]] = []
+    for p, t in zip(preds, truth_corners, strict=True):
+        matches += match_corners(p, t)
+    conf_m = confusion(matches)
+    located = [m for m in matches if m[1] is not None]
+    return {
+        "images": len(images),
+        "card_f1": multiset_f1(pred_cards, truth_cards),
+        "corner_f1": multiset_f1(corner_pred, corner_true),
+        "corner_recall_iou50": round(len(located) / max(1, len(matches)), 4),
+        "corner_class_accuracy_when_found": round(sum(1 for t, p in located if t == p) / max(1, len(located)), 4),
+        "confusion_table": conf_m,
+        "confusion": format_confusion(conf_m),
+        "imgsz": imgsz, "conf": conf,
+    }
+
+
+def _map(model, data_yaml: Path, imgsz: int) -> dict:
+    m = model.val(data=str(data_yaml), split="val", imgsz=imgsz, batch=16, device="cpu", plots=False,
+                  verbose=False, workers=0)
+    return {"mAP50": round(float(m.box.map50), 4), "mAP50-95": round(float(m.box.map), 4)}
+
+
+def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: float = 0.35,
+                       limit: int | None = None, with_map: bool = True) -> dict:
+    os.environ["YOLO_OFFLINE"] = "1"
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights), task="detect")
+    recs = [json.loads(x) for x in (data_dir / "meta" / "val.jsonl").read_text().splitlines() if x.strip()]
+    recs = recs[:limit] if limit else recs
+    images = [data_dir / "images" / "val" / r["image"] for r in recs]
+    truth_corners = []
+    for p in images:
+        import cv2
+
+        h, w = cv2.imread(str(p)).shape[:2]
+        truth_corners.append(read_yolo_labels(data_dir / "labels" / "val" / (p.stem + ".txt"), w, h))
+    truth_cards = [Counter(r["cards"]) for r in recs]
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf)
+    if with_map:
+        res.update(_map(model, data_dir / "data.yaml", imgsz))
+    return res
+
+
+def evaluate_real(weights: Path, imgsz: int = 320, conf: float = 0.35, src: Path = REAL_CARDS,
+                  limit: int | None = None, with_map: bool = True) -> dict:
+    os.environ["YOLO_OFFLINE"] = "1"
+    import cv2
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights), task="detect")
+    y = mapped_real_cards(src)
+    root = y.parent
+    images = sorted((root / "images").iterdir())[:limit] if limit else sorted((root / "images").iterdir())
+    truth_corners = []
+    for p in images:
+        h, w = cv2.imread(str(p)).shape[:2]
+        truth_corners.append(read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h))
+    truth_cards = [_cards(t) for t in truth_corners]
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf)
+    if with_map:
+        res.update(_map(model, y, imgsz))
+    res["source"] = "real-cards (Roboflow Universe 'Card Detection' by cadyzedevelopmenthub, CC BY 4.0)"
+    return res
+
+
+def summarise(name: str, res: dict) -> str:
+    cf = res["card_f1"]
+    lines = [f"== {name}: {res['images']} images at imgsz {res['imgsz']}, conf {res['conf']}",
+             f"card F1 {cf['f1']:.4f} (P {cf['precision']:.4f} R {cf['recall']:.4f}; exact images {cf['images_exact']:.3f})",
+             f"corner F1 {res['corner_f1']['f1']:.4f}; corners found (IoU>=0.5) {res['corner_recall_iou50']:.4f};"
+             f" class right when found {res['corner_class_accuracy_when_found']:.4f}"]
+    if "mAP50-95" in res:
+        lines.append(f"mAP50 {res['mAP50']:.4f}  mAP50-95 {res['mAP50-95']:.4f}")
+    lines.append(res["confusion"])
+    return "\n".join(lines)
+
+
+def as_card_entry(res: dict) -> dict:
+    """The part of a result that goes into the model card."""
+    keep = {k: v for k, v in res.items() if k != "confusion_table"}
+    keep["confusion_counts"] = res["confusion_table"]["table"]
+    return keep
+
+
