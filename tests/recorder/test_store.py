@@ -212,3 +212,44 @@ def test_default_path_follows_xdg_and_env(monkeypatch, tmp_path):
     with open_store(str(tmp_path / "a" / "b.db")) as s:
         assert s.query_one("PRAGMA journal_mode")[0] == "wal"
         assert s.query_one("PRAGMA synchronous")[0] == 2  # FULL
+
+
+def test_two_recorders_on_one_table_stay_consistent(store_url):
+    """A second writer at the same table (two laptops by mistake): seqs stay unique and each
+    recorder re-reads the log before judging, so the verdicts are those of the whole log."""
+    with open_store(store_url) as one, open_store(store_url) as two:
+        r1, r2 = Recorder(one), Recorder(two)
+        for k, line in enumerate(logs.DEAL_GOUJI):
+            (r1 if k % 3 else r2).record("T1", line)
+        assert [e.seq for e in one.events("T1")] == list(range(len(logs.DEAL_GOUJI)))
+        stored = one.verdict_json("T1", "en")
+        assert [stored[i] for i in range(len(logs.DEAL_GOUJI))] == _verdicts_json(judge_text(logs.DEAL_GOUJI).verdicts)
+
+
+def test_store_commands(tmp_path, capsys):
+    from cardref.cli import main as cli
+
+    db = str(tmp_path / "c.db")
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(logs.DEAL_GOUJI) + "\n\n", encoding="utf-8")
+    assert cli(["store", "append", "--db", db, "--table", "T1", str(log), "--verdicts", "--lang", "en"]) == 0
+    verdicts = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert {v["i"] for v in verdicts} == set(range(len(logs.DEAL_GOUJI)))
+    assert cli(["store", "info", "--db", db]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["events"] == len(logs.DEAL_GOUJI) and info["schema_version"] == 2
+    assert cli(["store", "events", "--db", db, "--table", "T1", "--lang", "en"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert rows[3]["status"] == "rejected" and "not JSON" in rows[3]["message"]
+    assert cli(["store", "corrections", "--db", db]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert cli(["store", "rejudge", "--db", db, "--table", "T1"]) == 0
+    capsys.readouterr()
+    with open_store(db) as s:
+        assert [s.verdict_json("T1", "en")[i] for i in range(len(logs.DEAL_GOUJI))] == \
+            _verdicts_json(judge_text(logs.DEAL_GOUJI).verdicts)
+    assert cli(["store", "events", "--db", db, "--table", "nope"]) == 2
+    assert cli(["store", "append", "--db", db, "--table", "T1", str(tmp_path / "missing.jsonl")]) == 2
+    assert cli(["store", "append", "--db", db, "--table", "T1", "--resume", str(log)]) == 0
+    assert "already stored" in capsys.readouterr().err
+    assert cli(["store", "info", "--db", "mysql://x"]) == 2
