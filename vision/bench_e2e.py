@@ -83,14 +83,15 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 
 
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
-             model: str | None, backend: str, settle: float, keep_video: bool = False) -> DealScore:
+             model: str | None, backend: str, settle: float, keep_video: bool = False,
+             pile: bool = False) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings
     from cardref.vision.simulate import simulate_to_dir
     from cardref.vision.watch import Pipeline
 
-    out = workdir / f"{game}-{seed}"
-    sim = simulate_to_dir(game, seed, out, max_plays=max_plays)
+    out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
+    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile)
     truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
@@ -198,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plays", type=int, default=30, help="plays per deal (default 30; 0 = whole deal)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed")
     ap.add_argument("--settle", type=float, default=0.5)
+    ap.add_argument("--no-pile", action="store_true",
+                    help="never use the centre pile (by default every second 够级 deal plays onto it)")
     ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
@@ -226,12 +229,13 @@ def main(argv: list[str] | None = None) -> int:
         for d in range(args.deals):
             for g in games:
                 seed = args.seed + d
+                pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
-                             settle=args.settle, keep_video=bool(args.keep))
+                             settle=args.settle, keep_video=bool(args.keep), pile=pile)
                 scores.append(s)
                 if not args.json:
-                    print(f"{g:18s} seed {seed}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
+                    print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
                           f"{s.phantom} phantom, {s.frames} frames, {s.frames / max(s.busy_s, 1e-9):.0f} fps",
                           flush=True)
                     if args.verbose:

@@ -270,7 +270,7 @@ class BumpWatcher:
     Markers covered by a hand are simply not found, which is never taken for a bump."""
 
     calibration: Calibration
-    every_s: float = 1.0
+    every_s: float = 0.3
     tolerance_px: float = 4.0
     last_check: float = -1e9
     bumps: int = 0
@@ -290,3 +290,23 @@ class BumpWatcher:
         self.calibration = fresh
         self.bumps += 1
         return fresh
+
+
+def draw_calibration(frame_bgr: np.ndarray, cal: Calibration) -> np.ndarray:
+    """A copy of the frame with the table outline and every zone drawn and named, to
+    check a calibration by eye before editing its zones in the JSON file."""
+    out = frame_bgr.copy()
+    outline = cal.to_image(table_corners(cal.table_mm)).astype(np.int32)
+    cv2.polylines(out, [outline.reshape(-1, 1, 2)], True, (255, 255, 255), 2, cv2.LINE_AA)
+    for i, (x, y) in enumerate(outline):
+        cv2.putText(out, str(i), (int(x) + 6, int(y) - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2)
+    if cal.layout is None:
+        return out
+    for z in cal.layout.zones:
+        poly = cal.to_image(np.array(z.polygon)).astype(np.int32)
+        color = (0, 215, 255) if z.kind == "pile" else (255, 160, 40)
+        cv2.polylines(out, [poly.reshape(-1, 1, 2)], True, color, 2, cv2.LINE_AA)
+        cx, cy = cal.to_image(np.array([z.center]))[0]
+        label = z.name if z.seat is None else f"seat {z.seat}"
+        cv2.putText(out, label, (int(cx) - 30, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.7, color, 2, cv2.LINE_AA)
+    return out

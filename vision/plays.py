@@ -80,6 +80,7 @@ class PlayObservation:
     confirm: bool
     zone: str
     origin: Point = (0.0, 0.0)  # where the new cards first showed up (table mm)
+    rest: Point = (0.0, 0.0)  # where they came to rest
 
 
 @dataclass(frozen=True)
@@ -224,10 +225,13 @@ class ZoneTracker:
         if seat is None:
             seat = -1  # a shared pile: the segmenter attributes it
         order = sorted(range(len(cands)), key=lambda k: (cands[k].first_xy[0], cands[k].first_xy[1]))
+        # where the cards came from: where they were first seen, and where they stopped
         ox = sum(tr.first_xy[0] for tr in cands) / len(cands)
         oy = sum(tr.first_xy[1] for tr in cands) / len(cands)
+        rx = sum(tr.anchor[0] for tr in cands) / len(cands)
+        ry = sum(tr.anchor[1] for tr in cands) / len(cands)
         return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
-                                conf < self.s.confirm_below, self.name, (ox, oy))]
+                                conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry))]
 
     def _restore(self, cands: list[Track], codes: list[str], t: float) -> bool:
         self.cleared = [(tc, trs) for tc, trs in self.cleared if t - tc <= self.s.restore_s]
@@ -293,9 +297,8 @@ class PlaySegmenter:
             if p.seat >= 0:
                 out.append(p)
                 continue
-            # a pile play belongs to the seat on whose side the cards first showed up
-            seat = self.layout.nearest_seat(p.origin)
-            out.append(PlayObservation(seat, p.cards, p.t, p.t_emit, p.conf, p.confirm, p.zone, p.origin))
+            seat = self.layout.seat_towards(p.rest, p.origin)
+            out.append(PlayObservation(seat, p.cards, p.t, p.t_emit, p.conf, p.confirm, p.zone, p.origin, p.rest))
         return out
 
     def on_table(self) -> dict[str, list[str]]:

@@ -197,6 +197,28 @@ class SeatLayout:
                 best, best_d = s, d
         return best
 
+    def seat_towards(self, rest: Point, first: Point, min_move: float = 15.0) -> int:
+        """The seat a pile play came from: cards slide in from their player, so the seat
+        whose zone lies closest to the line from where they stopped (``rest``) back
+        through where they were first seen (``first``).  Cards put straight down give no
+        direction: then the seat nearest to them."""
+        dx, dy = first[0] - rest[0], first[1] - rest[1]
+        d = (dx * dx + dy * dy) ** 0.5
+        if d < min_move:
+            return self.nearest_seat(rest)
+        ux, uy = dx / d, dy / d
+        best, best_key = None, None
+        for s, z in self._by_seat.items():
+            vx, vy = z.center[0] - rest[0], z.center[1] - rest[1]
+            along = vx * ux + vy * uy
+            if along <= 0:
+                continue
+            off = abs(vx * uy - vy * ux)
+            key = off / along  # the smallest angle off the line
+            if best_key is None or key < best_key:
+                best, best_key = s, key
+        return self.nearest_seat(first) if best is None else best
+
     def to_json(self) -> dict[str, Any]:
         return {"seats": self.seats, "table_mm": list(self.table_mm), "zones": [z.to_json() for z in self.zones]}
 
@@ -239,9 +261,9 @@ def default_layout(seats: int, table_mm: tuple[float, float] = DEFAULT_TABLE_MM,
         edge = min(w * 0.4, 380.0)
         zones += [
             Zone("seat0", _rect(w / 2 - edge / 2, bottom[0], w / 2 + edge / 2, bottom[1]), 0, facing=0),
-            Zone("seat1", _rect(w - margin - depth, sy0, w - margin, sy1), 1, facing=90),
+            Zone("seat1", _rect(w - margin - depth, sy0, w - margin, sy1), 1, facing=270),
             Zone("seat2", _rect(w / 2 - edge / 2, top[0], w / 2 + edge / 2, top[1]), 2, facing=180),
-            Zone("seat3", _rect(margin, sy0, margin + depth, sy1), 3, facing=270),
+            Zone("seat3", _rect(margin, sy0, margin + depth, sy1), 3, facing=90),
         ]
     elif seats == 6:
         inner0, inner1 = margin + depth + 10, w - margin - depth - 10
@@ -250,10 +272,10 @@ def default_layout(seats: int, table_mm: tuple[float, float] = DEFAULT_TABLE_MM,
         zones += [
             Zone("seat0", _rect(inner0, bottom[0], mid - gap, bottom[1]), 0, facing=0),
             Zone("seat1", _rect(mid + gap, bottom[0], inner1, bottom[1]), 1, facing=0),
-            Zone("seat2", _rect(w - margin - depth, sy0, w - margin, sy1), 2, facing=90),
+            Zone("seat2", _rect(w - margin - depth, sy0, w - margin, sy1), 2, facing=270),
             Zone("seat3", _rect(mid + gap, top[0], inner1, top[1]), 3, facing=180),
             Zone("seat4", _rect(inner0, top[0], mid - gap, top[1]), 4, facing=180),
-            Zone("seat5", _rect(margin, sy0, margin + depth, sy1), 5, facing=270),
+            Zone("seat5", _rect(margin, sy0, margin + depth, sy1), 5, facing=90),
         ]
     else:
         raise ZoneError(f"default zones exist for 4 and 6 seats, not {seats}")

@@ -19,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--noise", type=float, default=4.0, help="camera noise (sensor sigma, default 4)")
     p.add_argument("--shake", type=float, default=0.8, help="camera shake in pixels (default 0.8)")
     p.add_argument("--bump-at", type=float, metavar="SEC", help="knock the camera at this second (recalibration test)")
+    p.add_argument("--pile", action="store_true",
+                   help="every play goes onto the shared centre pile (够级 style) instead of the seat's zone")
     p.add_argument("--no-video", action="store_true", help="write the logs and oracle truth only")
     p.add_argument("--fallback-deal", action="store_true",
                    help="use the simulator's stand-in deal instead of the rules engine's")
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = simulate_to_dir(args.game, args.seed, args.out, illegal=args.illegal, max_plays=args.max_plays,
                                  fps=args.fps, design=args.design, style=style, use_engine=not args.fallback_deal,
-                                 video=not args.no_video)
+                                 video=not args.no_video, pile=args.pile)
     except (ValueError, OSError) as exc:
         print(f"cardref simulate: {exc}", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", metavar="FILE",
                    help="table calibration (JSON from calibrate/simulate); default: find the markers")
     p.add_argument("--save-calibration", metavar="FILE", help="write the calibration found from the markers here")
+    p.add_argument("--overlay", metavar="PNG", help="save the first calibrated frame with the zones drawn on it")
     p.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
                    help="manual calibration: table corners in the image, top-left, top-right, bottom-right, bottom-left")
     p.add_argument("--table-mm", default="1000x700", help="distance between the marker centres, WxH mm (default 1000x700)")
@@ -169,16 +170,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     judge = LiveJudge()
     writer = LogWriter(fh)
+    judge_broken = [False]
+
+    def feed(item: object, text: bool = False) -> list:
+        """The verdicts of one event; a referee failure is reported once and never stops the log."""
+        if judge_broken[0]:
+            return []
+        try:
+            return judge.feed_text(item) if text else judge.feed(item)  # type: ignore[arg-type]
+        except Exception as exc:  # the log matters more than the live verdicts
+            judge_broken[0] = True
+            _err(f"the referee failed ({type(exc).__name__}: {exc}); logging continues without verdicts")
+            return []
+
     if args.append and exists:
         with open(args.out, encoding="utf-8") as old:
             for line in old:
                 if line.strip():
-                    judge.feed_text(line)
+                    feed(line, text=True)
                     writer.count += 1
     else:
         for ev in head:
-            judge.feed(ev)
             writer.write(ev)
+            feed(ev)
     rc = 0
     waited_since = time.monotonic()
     t_start = time.monotonic()
@@ -199,13 +213,20 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if result.recalibrated and not quiet:
                 print(f"[calibration] camera moved at {frame.t:.1f}s: recalibrated from the markers", file=sys.stderr)
-            if frame.index == 0 or (args.save_calibration and pipeline.stats.frames == 1):
-                if args.save_calibration and pipeline.calibration is not None:
+            if pipeline.stats.frames == 1 and pipeline.calibration is not None:
+                if args.save_calibration:
                     save_calibration(pipeline.calibration, args.save_calibration)
+                if args.overlay:
+                    import cv2
+
+                    from cardref.vision.calibration import draw_calibration
+
+                    if not cv2.imwrite(args.overlay, draw_calibration(frame.image, pipeline.calibration)):
+                        _err(f"cannot write {args.overlay}")
             for obs in result.plays:
                 event = play_event(obs)
                 _i, _text = writer.write(event)
-                verdicts = judge.feed(event)
+                verdicts = feed(event)
                 if quiet:
                     continue
                 if args.json:

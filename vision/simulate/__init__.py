@@ -56,7 +56,7 @@ def open_video_writer(path: str, fps: float, size: tuple[int, int]) -> cv2.Video
 def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal: int = 0,
                     max_plays: int | None = None, fps: float = 10.0, design: str | None = None,
                     style: CameraStyle | None = None, timing: Timing | None = None,
-                    use_engine: bool = True, video: bool = True) -> SimulationResult:
+                    use_engine: bool = True, video: bool = True, pile: bool = False) -> SimulationResult:
     if game not in GAME_SEATS:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(sorted(GAME_SEATS))}")
     out = Path(out_dir)
@@ -64,7 +64,7 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
     deal = simulate_events(game, seed, illegal=illegal, use_engine=use_engine)
     layout = default_layout(GAME_SEATS[game])
     rng = random.Random(seed * 7919 + 1)
-    timeline = build_timeline(deal.events, layout, rng, timing=timing, max_plays=max_plays)
+    timeline = build_timeline(deal.events, layout, rng, timing=timing, max_plays=max_plays, pile=pile)
     faces = FaceSet(design, seed)
     renderer = TableRenderer(timeline, layout, faces, seed=seed, style=style)
     save_calibration(renderer.calibration(), str(out / "calibration.json"))
@@ -92,7 +92,8 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
             writer.release()
     meta = {"game": game, "seed": seed, "illegal": illegal, "max_plays": max_plays, "fps": fps,
             "frames": n_frames, "size": list(size), "plays": len(timeline.plays), "deal_source": deal.source,
-            "design": faces.design, "duration_s": round(timeline.duration, 2)}
+            "design": faces.design, "duration_s": round(timeline.duration, 2),
+            "layout": "pile" if pile else "seat zones"}
     with open(out / "meta.json", "w", encoding="utf-8") as fh:
         json.dump(meta, fh, indent=1)
     return SimulationResult(out, n_frames, fps, len(timeline.plays), deal.source, faces.design, timeline)

@@ -190,7 +190,22 @@ class TableRenderer:
         cv2.line(canvas, (int(sx), int(sy)), (int(cx), int(cy)), dark, int(70 * k), cv2.LINE_AA)
         ang = math.degrees(math.atan2(cy - sy, cx - sx))
         rx, ry = hand.radius
+        a = math.radians(ang)
+        ux, uy = math.cos(a), math.sin(a)  # along the arm, towards the fingertips
+        vx, vy = -uy, ux
+        # fingers first (under the palm's edge), then the palm with a little shading
+        for j, off in enumerate((-0.62, -0.2, 0.2, 0.6)):
+            length = (0.95, 1.15, 1.1, 0.9)[j] * ry * k
+            bx = cx + vx * off * rx * k + ux * ry * 0.55 * k
+            by = cy + vy * off * rx * k + uy * ry * 0.55 * k
+            cv2.line(canvas, (int(bx), int(by)), (int(bx + ux * length * 0.6), int(by + uy * length * 0.6)), col,
+                     max(2, int(0.26 * rx * k)), cv2.LINE_AA)
+        tx, ty = cx + vx * rx * 0.9 * k - ux * ry * 0.1 * k, cy + vy * rx * 0.9 * k - uy * ry * 0.1 * k
+        cv2.line(canvas, (int(cx), int(cy)), (int(tx + ux * ry * 0.4 * k), int(ty + uy * ry * 0.4 * k)), col,
+                 max(2, int(0.3 * rx * k)), cv2.LINE_AA)
         cv2.ellipse(canvas, (int(cx), int(cy)), (int(ry * k), int(rx * k)), ang, 0, 360, col, -1, cv2.LINE_AA)
+        cv2.ellipse(canvas, (int(cx - ux * 6 * k), int(cy - uy * 6 * k)), (int(ry * 0.6 * k), int(rx * 0.55 * k)),
+                    ang, 0, 360, tuple(int(v * 0.93) for v in self.skin), -1, cv2.LINE_AA)
 
     def _camera(self, img: np.ndarray, t: float) -> np.ndarray:
         st = self.style

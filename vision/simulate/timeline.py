@@ -141,9 +141,13 @@ def _edge_point(layout: SeatLayout, zone: Zone, dist: float) -> tuple[float, flo
 
 def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Random, *,
                    timing: Timing | None = None, max_plays: int | None = None,
-                   collect: str = "auto") -> Timeline:
+                   collect: str = "auto", pile: bool = False) -> Timeline:
     """Lay out ``events`` in time.  ``collect``: ``"trick"`` (sweep every ``seats`` plays),
-    ``"round"`` (sweep when a round of 够级 ends), ``"auto"`` (by seat count)."""
+    ``"round"`` (sweep when a round of 够级 ends), ``"auto"`` (by seat count).  With
+    ``pile`` every play goes onto the shared centre pile (as many 够级 tables do), pushed
+    in from the player's side and overlapping what is already there."""
+    if pile and layout.pile is None:
+        raise ValueError("this layout has no centre pile")
     tm = timing or Timing()
     seats = layout.seats
     mode = collect if collect != "auto" else ("trick" if seats == 4 else "round")
@@ -177,6 +181,19 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
         cx, cy = zone.center
         shift_in = (level % 3 - 1) * 18.0
         shift_al = (level % 3 - 1) * 22.0
+        slide_mm = 110.0
+        slide_dir = inward
+        if pile:
+            assert layout.pile is not None
+            px, py = layout.pile.center
+            # a player pushes the cards into the part of the pile in front of them
+            cx = px + (cx - px) * 0.3 + rng.uniform(-30, 30)
+            cy = py + (cy - py) * 0.3 + rng.uniform(-25, 25)
+            sx0, sy0 = zone.center
+            dist = math.hypot(cx - sx0, cy - sy0)
+            slide_dir = ((cx - sx0) / dist, (cy - sy0) / dist)
+            shift_in = shift_al = 0.0
+            slide_mm = 170.0
         n = len(play.cards)
         width = CARD_W_MM + FAN_STEP_MM * (n - 1)
         base_x = cx + inward[0] * shift_in + along[0] * shift_al + rng.uniform(-6, 6)
@@ -190,7 +207,7 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
             rx = base_x + along[0] * off + rng.uniform(-1.5, 1.5)
             ry = base_y + along[1] * off + rng.uniform(-1.5, 1.5)
             ang = base_ang + rng.uniform(-2, 2)
-            sx, sy = rx - inward[0] * 110, ry - inward[1] * 110
+            sx, sy = rx - slide_dir[0] * slide_mm, ry - slide_dir[1] * slide_mm
             cards.append(CardPath(card.code, k, z, (sx, sy, ang + rng.uniform(-8, 8)), (rx, ry, ang),
                                   (t_start, t_rest)))
             ids.append(len(cards) - 1)
@@ -198,9 +215,12 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
             z += 1
         # the hand holds the cards from the seat's side
         grip = 55.0
+        hx0, hy0 = base_x - inward[0] * (slide_mm + grip), base_y - inward[1] * (slide_mm + grip)
         edge = _edge_point(layout, zone, 150)
         shoulder = _edge_point(layout, zone, 420)
-        hx0, hy0 = base_x - inward[0] * (110 + grip), base_y - inward[1] * (110 + grip)
+        if pile:
+            edge = (hx0 - slide_dir[0] * 100, hy0 - slide_dir[1] * 100)
+            shoulder = (hx0 - slide_dir[0] * 400, hy0 - slide_dir[1] * 400)
         hx1, hy1 = base_x - inward[0] * grip, base_y - inward[1] * grip
         t_clear = t_rest + tm.linger + tm.withdraw
         hands.append(HandPath([(t_reach, *edge), (t_start, hx0, hy0), (t_rest, hx1, hy1),

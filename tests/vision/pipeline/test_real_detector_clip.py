@@ -13,7 +13,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from cardref.vision.capture import VideoFileSource
 from cardref.vision.classes import CLASS_NAMES
 from cardref.vision.detector import load_detector
