@@ -12,8 +12,12 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from .backends import CornerDetector
 from .errors import ModelFileError
 
 #: Input shape (height, width) of the shipped export: a 1280x720 frame letterboxed to a
@@ -47,3 +51,86 @@ def export_onnx(weights: str | Path, out: str | Path, imgsz: int | tuple[int, in
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(produced), out)
     return out
+
+
+@dataclass
+class Agreement:
+    """How two corner detectors compare on the same frames."""
+
+    names: tuple[str, str]
+    frames: int = 0
+    matched: int = 0
+    #: corners only one backend found, with a confidence clearly above the threshold
+    only: list[int] = field(default_factory=lambda: [0, 0])
+    #: corners only one backend found, within ``margin`` of the confidence threshold
+    borderline: int = 0
+    max_conf_diff: float = 0.0
+    min_iou: float = 1.0
+
+    @property
+    def agree(self) -> bool:
+        return self.only == [0, 0]
+
+    def summary(self) -> str:
+        verdict = "agree" if self.agree else "DISAGREE"
+        return (f"{self.names[0]} vs {self.names[1]} on {self.frames} frames: {verdict}; "
+                f"{self.matched} corners matched (largest confidence gap {self.max_conf_diff:.3f}, "
+                f"smallest box IoU {self.min_iou:.3f}), only {self.names[0]}: {self.only[0]}, "
+                f"only {self.names[1]}: {self.only[1]}, borderline: {self.borderline}")
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def compare_corners(a: CornerDetector, b: CornerDetector, frames: list[np.ndarray], min_iou: float = 0.8,
+                    margin: float = 0.05) -> Agreement:
+    """Match the corners two backends find (same code, box IoU >= ``min_iou``) frame by frame.
+
+    A corner only one backend found counts as borderline when its confidence is within
+    ``margin`` of that backend's threshold (a rounding difference can flip it), else as a
+    disagreement.
+    """
+    report = Agreement(names=(a.name, b.name))
+    thresholds = (getattr(a, "conf", 0.0), getattr(b, "conf", 0.0))
+    for frame in frames:
+        report.frames += 1
+        ca, cb = a.detect_corners(frame), b.detect_corners(frame)
+        pairs = sorted(((_iou(x.box, y.box), i, j) for i, x in enumerate(ca) for j, y in enumerate(cb)
+                        if x.card == y.card), reverse=True)
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        for iou, i, j in pairs:
+            if iou < min_iou or i in used_a or j in used_b:
+                continue
+            used_a.add(i)
+            used_b.add(j)
+            report.matched += 1
+            report.max_conf_diff = max(report.max_conf_diff, abs(ca[i].conf - cb[j].conf))
+            report.min_iou = min(report.min_iou, iou)
+        for side, found, used in ((0, ca, used_a), (1, cb, used_b)):
+            for k, corner in enumerate(found):
+                if k in used:
+                    continue
+                if corner.conf < thresholds[side] + margin:
+                    report.borderline += 1
+                else:
+                    report.only[side] += 1
+    return report
+
+
+def compare_backends(weights: str | Path, onnx_path: str | Path, frames: list[np.ndarray] | None = None,
+                     frame_shape: tuple[int, int] = (720, 1280)) -> Agreement:
+    """Compare the PyTorch weights with their ONNX export (ONNX Runtime) on table frames."""
+    from .backends import OnnxBackend, TorchBackend
+    from .frames import table_frames
+
+    onnx = OnnxBackend(onnx_path)
+    torch_backend = TorchBackend(weights, imgsz=max(onnx.input_shape))
+    if frames is None:
+        frames = table_frames(2, width=frame_shape[1], height=frame_shape[0])
+    return compare_corners(torch_backend, onnx, frames)
