@@ -202,6 +202,9 @@ class Judge:
                 faults.append(generic)
             if generic is None or generic.code != "event.bad_seat":
                 faults.extend(run.referee.feed(i, event))
+                returned = run.referee.returned_cards()
+                if returned and run.table is not None:
+                    run.table.remove(returned)
         self.verdicts[i] = Verdict(i)
         own_done = False
         for f in faults:

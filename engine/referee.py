@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import Card
 from .decks import DeckComposition
 from .events import AnyEvent, DealEvent
 from .verdict import Fault
@@ -40,6 +41,11 @@ class DealReferee(ABC):
         """Faults of the ``deal`` event itself, given the deal before it in the same log
         (``None`` for the first): bad options, or a level/dealer the previous deal's result
         contradicts in a match of several deals.  Default: deals are independent."""
+        return []
+
+    def returned_cards(self) -> list[Card]:
+        """Cards the last fed event put back into a hand (a failed 甩牌's cards other than the
+        unit that must be played); the judge no longer counts them as shown.  Default: none."""
         return []
 
     def state(self) -> dict[str, Any]:

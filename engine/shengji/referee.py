@@ -86,8 +86,8 @@ class ShengjiReferee(DealReferee):
         self.level = None if self.flag else self._option_level(opts.get("level"))
         self.trump = self._option_trump(opts.get("trump"))
         self.order = trump_order(s, self.level, self.trump)
-        self.dealer_team = (self.dealer, (self.dealer + 2) % 4)
-        self.attackers = ((self.dealer + 1) % 4, (self.dealer + 3) % 4)
+        self.dealer_team = tuple(sorted((self.dealer, (self.dealer + 2) % 4)))
+        self.attackers = tuple(sorted(((self.dealer + 1) % 4, (self.dealer + 3) % 4)))
         default = s.hand_size + (s.bottom_size // 4 if self.flag else 0)
         self.bottom_size = 0 if self.flag else s.bottom_size
         self.sizes = tuple(deal.hand_sizes) if deal.hand_sizes else (default,) * 4
@@ -112,6 +112,7 @@ class ShengjiReferee(DealReferee):
         self.trump_checked = False
         self.started = False
         self.match_before: MatchState | None = None
+        self._returned: list[Card] = []
         self.menpai = bool(opts.get("menpai"))
         self.first_deal = True
         #: 炒地皮 翻底 (003:18): nobody declared, the bottom's first level card names the trump
@@ -305,6 +306,9 @@ class ShengjiReferee(DealReferee):
                     hand[c] = n - 1
                 elif n:
                     del hand[c]
+        lead = self.trick[0]
+        if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
+            self._give_back(seat, cards, lead.cards)
         faults.extend(self._prove(i, seat, cards))
         if len(self.trick) == 4:
             self._finish_trick()
@@ -324,10 +328,46 @@ class ShengjiReferee(DealReferee):
                 combo, fault = self._judge_throw(i, seat, combo)
                 if fault is not None:
                     faults.append(fault)
-        self.trick.append(Played(seat, cards, combo, i))
+        self.trick.append(Played(seat, combo.cards, combo, i))
         self.best = 0
         self.best_key = contest_key(combo, combo, self.order)
         return faults
+
+    def returned_cards(self) -> list[Card]:
+        out, self._returned = self._returned, []
+        return out
+
+    def _give_back(self, seat: int, thrown: tuple[Card, ...], kept: tuple[Card, ...]) -> None:
+        """A failed throw: the cards other than the forced unit go back to the thrower's hand."""
+        back = Counter(thrown)
+        back.subtract(kept)
+        for card in back.elements():
+            self.left[seat] += 1
+            if card in self.played_by[seat]:
+                self.played_by[seat].remove(card)
+            hand = self.hands.get(seat)
+            if hand is not None:
+                hand[card] += 1
+            self._returned.append(card)
+
+    def _rebase_failed_throw(self, i: int, seat: int, cards: tuple[Card, ...]) -> Fault | None:
+        """Observation-only: the first follower plays fewer cards than a throw and its cards beat a
+        unit of it — the throw failed (甩错) and the forced unit becomes the lead."""
+        lead = self.trick[0]
+        throw = next((t for t in self.open_throws if t.i == lead.i), None)
+        if throw is None or len(self.trick) != 1:
+            return None
+        failure = throw_failure(lead.combo, {seat: list(cards)}, self.order)
+        if failure is None or len(failure.forced) != len(cards):
+            return None
+        self.open_throws.remove(throw)
+        penalty = self._throw_penalty(lead.seat, lead.combo.size)
+        forced = classify(failure.forced, self.order)
+        self._give_back(lead.seat, lead.cards, forced.cards)
+        self.trick[0] = Played(lead.seat, forced.cards, forced, lead.i)
+        self.best_key = contest_key(forced, forced, self.order)
+        return Fault("shengji.failed_throw", {"seat": lead.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
+                                              "forced": list(failure.forced), "penalty": abs(penalty)}, lead.i, i)
 
     def _judge_throw(self, i: int, seat: int, combo: Combo) -> tuple[Combo, Fault | None]:
         known = {s: list(h.elements()) for s, h in self.hands.items() if s != seat}
@@ -352,6 +392,11 @@ class ShengjiReferee(DealReferee):
     def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: Counter[Card] | None) -> list[Fault]:
         faults: list[Fault] = []
         lead = self.trick[0].combo
+        if len(cards) != lead.size and lead.kind == Kind.THROW:
+            proof = self._rebase_failed_throw(i, seat, cards)
+            if proof is not None:
+                faults.append(proof)
+                lead = self.trick[0].combo
         if len(cards) != lead.size:
             faults.append(Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)}))
         elif is_imperfect(lead, cards, self.order):  # a follow that matches the lead is legal whatever the hand

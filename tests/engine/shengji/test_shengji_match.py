@@ -123,7 +123,7 @@ def test_kangqi_flag_deal_follows_passing_a() -> None:
     flag_deal = [flag, play(2, "AD"), play(3, "6D"), play(0, "8D"), play(1, "9D")]
     assert codes([*d1, *flag_deal]) == {}
     out = summary([*d1, *flag_deal])[1]
-    assert out["flag"] and out["bottom_points"] == 0 and out["level_change"]["match_won"] == [2, 0]
+    assert out["flag"] and out["bottom_points"] == 0 and out["level_change"]["match_won"] == [0, 2]
     no_flag = [dict(flag, flag=False, trump="S"), *flag_deal[1:]]
     assert codes([*d1, *no_flag])[6] == "chaodipi.flag_deal_expected"
     assert codes([*d1, dict(flag, trump="S"), *flag_deal[1:]])[6] == "chaodipi.flag_deal_expected"
