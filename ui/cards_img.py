@@ -87,9 +87,8 @@ _SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: int, fill: tuple) -> None:
-    f = font(size)
-    if isinstance(f, ImageFont.FreeTypeFont):
-        draw.text((cx, cy), _SYMBOL[suit], font=f, fill=fill, anchor="mm")
+    if font_path() is not None:  # DejaVu has the suit glyphs; Pillow's built-in font does not
+        draw.text((cx, cy), _SYMBOL[suit], font=font(size), fill=fill, anchor="mm")
     else:
         _suit_polygon(draw, suit, cx, cy, size / 2.4, fill)
 

@@ -275,14 +275,14 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
     return img
 
 
-def table_and_trick(dv: views.DealView, lang: str) -> None:
+def table_and_trick(dv: views.DealView, lang: str, picture: Image.Image | None = None) -> None:
     st.markdown(f"**{tr('table.title', lang)}**")
-    st.image(table_image(dv, lang=lang), width="stretch")
+    st.image(picture if picture is not None else table_image(dv, lang=lang), width="stretch")
 
 
-def trick_strip(dv: views.DealView, lang: str) -> None:
+def trick_strip(dv: views.DealView, lang: str, picture: Image.Image | None = None) -> None:
     st.markdown(f"**{tr('table.trick', lang)}**")
-    pic = trick_picture(dv, lang)
+    pic = picture if picture is not None else trick_picture(dv, lang)
     if pic is None:
         st.caption(tr("table.no_trick", lang))
     else:

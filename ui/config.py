@@ -35,6 +35,7 @@ class UiConfig:
     refresh: float = 0.2
     confirm_below: float = 0.6
     store: str | None = None
+    detector: str = "auto"  # auto | model | oracle (a simulation's truth, for demos and tests)
 
     def to_env(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

@@ -39,6 +39,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "banner.empty_log": ("日志是空的。", "The log is empty."),
     "banner.no_deal": ("还没有开始牌局：请在“设置”里选择游戏并开始一局。",
                        "No deal yet: choose the game in Setup and start a deal."),
+    "banner.store_failed": ("赛事记录库打不开（{detail}）：事件只写入日志文件。",
+                            "The recorder's store cannot be opened ({detail}): events go to the log file only."),
     "banner.store_missing": ("赛事记录模块尚未安装。", "The tournament recorder is not installed."),
     # referee panel
     "panel.title": ("裁判面板", "Referee panel"),

@@ -74,8 +74,8 @@ class LiveStatus:
 class LiveRunner:
     """Runs ``source`` → ``pipeline`` → ``log`` in a daemon thread.
 
-    ``draw`` adds the dashboard's overlay to each frame (seat zones, detected cards, pile);
-    with ``draw=False`` the loop is the bare pipeline (the benchmark's baseline).
+    ``draw`` makes :meth:`snapshot` return the frame with the dashboard's overlay (seat
+    zones, detected cards, pile), drawn on demand by the reader.
     """
 
     def __init__(self, open_source: Callable[[], FrameSource], pipeline: Pipeline, log: TableLog | None, *,
@@ -98,7 +98,10 @@ class LiveRunner:
         self._thread: threading.Thread | None = None
         self._status = LiveStatus()
         self._frame: np.ndarray | None = None
+        self._out = FrameOutput()
         self._frame_no = 0
+        self._drawn: np.ndarray | None = None
+        self._drawn_no = -1
         self._t0 = clock()
 
     # ---- control ----------------------------------------------------------------------
@@ -122,16 +125,29 @@ class LiveRunner:
 
     # ---- what the page reads -----------------------------------------------------------
     def snapshot(self) -> tuple[np.ndarray | None, LiveStatus]:
-        """The latest annotated frame (BGR, not to be modified) and a copy of the status."""
+        """The latest frame with the overlay (BGR, not to be modified) and a copy of the status.
+
+        The overlay is drawn here, by the reader and at the reader's pace (the page's
+        refresh rate), never in the frame loop, so watching costs the pipeline nothing
+        per frame; a frame already drawn is shared by every screen watching."""
         with self._lock:
             st = LiveStatus(**{k: getattr(self._status, k) for k in LiveStatus.__dataclass_fields__})
             last = self._last_frame_at
+            frame, out, no = self._frame, self._out, self._frame_no
+            drawn, drawn_no = self._drawn, self._drawn_no
         if st.state in ("running", "lost"):
             st.since_frame = max(0.0, self.clock() - last)
             if st.state == "running" and st.since_frame > self.lost_after:
                 st.state = "lost"
+        if frame is None or not self.draw:
+            return frame, st
+        if drawn is not None and drawn_no == no:
+            return drawn, st
+        drawn = draw_overlay(frame.copy(), out.detections, zones=self._zones, pile=list(out.pile), names=self.names)
         with self._lock:
-            return self._frame, st
+            if self._frame_no == no:
+                self._drawn, self._drawn_no = drawn, no
+        return drawn, st
 
     # ---- the loop ------------------------------------------------------------------------
     _last_frame_at = 0.0
@@ -187,14 +203,13 @@ class LiveRunner:
                 for ev in out.events:
                     self.log.append(dict(ev))
                     n_events += 1
-            if self.draw:
-                frame = draw_overlay(frame, out.detections, zones=self._zones, pile=list(out.pile), names=self.names)
             if prev is not None:
                 dt = max(1e-6, now - prev)
                 ema = 1 / dt if ema == 0 else 0.9 * ema + 0.1 / dt
             prev = now
             with self._lock:
                 self._frame = frame
+                self._out = out
                 self._frame_no += 1
                 self._last_frame_at = now
                 self._status.state = "running"

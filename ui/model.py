@@ -46,6 +46,17 @@ class JsonlSink:
             fh.write(text + "\n")
 
 
+class TeeSink:
+    """Writes each line to several sinks (the JSONL file and the recorder's store)."""
+
+    def __init__(self, *sinks: LogSink) -> None:
+        self.sinks = [s for s in sinks if s is not None]
+
+    def write_line(self, text: str) -> None:
+        for sink in self.sinks:
+            sink.write_line(text)
+
+
 class LogOpenError(Exception):
     """A log file that cannot be opened at all (missing, unreadable, a folder …)."""
 

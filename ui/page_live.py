@@ -7,6 +7,7 @@ import streamlit as st
 
 from . import components as C
 from . import screen, state, views
+from .bundle import bundle
 from .i18n import tr
 
 
@@ -31,44 +32,38 @@ def picture(table: state.LiveTable) -> None:
         return
     frame, status = table.runner.snapshot()
     if frame is not None:
-        st.image(screen.frame_rgb(frame), width="stretch")
+        st.image(screen.frame_rgb(frame), width="stretch", output_format="JPEG")
     st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames))
 
 
 def panel(table: state.LiveTable) -> None:
     lang = state.lang()
-    lines = table.log.snapshot()
-    result = table.log.result()
-    rows, dv = screen.judged_view(lines, result, lang)
-    C.banners(views.log_banners(lines, result, lang))
-    names = dv.names if dv else []
+    b = bundle(table.log, lang)
+    C.banners(views.log_banners(b.lines, b.result, lang))
+    names = b.dv.names if b.dv else []
     st.markdown(f"### {tr('panel.title', lang)}")
-    C.faults_panel(rows, names, lang)
-    C.pending_panel(table.log, rows, names, lang, "lv", writable=not state.locked())
+    C.faults_panel(b.rows, names, lang)
+    C.pending_panel(table.log, b.rows, names, lang, "lv", writable=not state.locked())
 
 
 def table_state(table: state.LiveTable) -> None:
     lang = state.lang()
-    lines = table.log.snapshot()
-    result = table.log.result()
-    rows, dv = screen.judged_view(lines, result, lang)
-    if dv is None:
+    b = bundle(table.log, lang)
+    if b.dv is None:
         return
     c1, c2 = st.columns([1, 1])
     with c1:
-        C.trick_strip(dv, lang)
-        C.table_and_trick(dv, lang)
+        C.trick_strip(b.dv, lang, picture=b.picture("trick"))
+        C.table_and_trick(b.dv, lang, picture=b.picture("table"))
     with c2:
-        screen.bottom(lines, result, rows, dv, lang)
+        screen.bottom(b.lines, b.result, b.rows, b.dv, lang)
 
 
 def corrections(table: state.LiveTable) -> None:
     lang = state.lang()
-    st.button("↻", key="lv_refresh", help="refresh the list")
-    lines = table.log.snapshot()
-    result = table.log.result()
-    rows, dv = screen.judged_view(lines, result, lang)
-    screen.events_and_corrections(table.log, rows, dv, lang, "lv")
+    st.button("", key="lv_refresh", icon=":material/refresh:", help="refresh the list")
+    b = bundle(table.log, lang)
+    screen.events_and_corrections(table.log, b.rows, b.dv, lang, "lv")
 
 
 def render() -> None:

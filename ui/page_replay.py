@@ -13,7 +13,7 @@ from . import screen, state, views
 from .i18n import tr
 from .model import TableLog
 from .overlay import draw_overlay, zone_polygons
-from .sources import SourceError, VideoFrames, load_calibration
+from .sources import SourceError, VideoFrames, load_calibration, load_detections
 
 
 def _judge(lines: list[str]) -> JudgeResult:
@@ -78,6 +78,7 @@ def _frames() -> VideoFrames | None:
         cal_path = Path(path).with_name("calibration.json")
         cal, _ = load_calibration(cal_path if cal_path.is_file() else None)
         st.session_state["replay_zones"] = zone_polygons(cal) if cal is not None else []
+        st.session_state["replay_dets"] = load_detections(Path(path).with_name("frames.jsonl"))
     return frames
 
 
@@ -143,14 +144,16 @@ def body() -> None:
         if frame is not None:
             dv0 = views.deal_view(shown, result, lang)
             pile = [c for _, cs, _ in dv0.trick for c in cs] if dv0 else []
-            picture = draw_overlay(frame.copy(), zones=st.session_state.get("replay_zones", []), pile=pile)
+            dets = st.session_state.get("replay_dets", {}).get(frames.index_at(t or 0.0), [])
+            picture = draw_overlay(frame.copy(), dets, zones=st.session_state.get("replay_zones", []), pile=pile,
+                                   names=dv0.names if dv0 else ())
     banners = []
     if st.session_state.get("replay_video_problem"):
         banners.append(views.Banner("warning", tr("banner.cannot_open", lang, path="video",
                                                   detail=st.session_state["replay_video_problem"])))
     writable = not state.locked()
     rows, dv = screen.top(shown, result, log, lang, "rp", picture=picture, writable=writable, extra_banners=banners)
-    screen.bottom(shown, result, rows, dv, lang)
+    screen.bottom(shown, result, rows, dv, lang, with_table=picture is not None)
     j = screen.events_and_corrections(log, rows, dv, lang, "rp", t=t)
     if j is not None:
         st.session_state["playing"] = False

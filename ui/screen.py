@@ -39,15 +39,22 @@ def top(lines: list[str], result: JudgeResult, log: TableLog, lang: str, key: st
         st.markdown(f"### {tr('panel.title', lang)}")
         C.faults_panel(rows, names, lang)
         C.pending_panel(log, rows, names, lang, key, writable=writable)
-    if picture is not None and dv is not None:
-        with st.expander(tr("table.title", lang), expanded=True):
-            C.table_and_trick(dv, lang)
     return rows, dv
 
 
-def bottom(lines: list[str], result: JudgeResult, rows: list[views.Row], dv: views.DealView | None, lang: str) -> None:
-    """The scoreboard and the match history."""
+def bottom(lines: list[str], result: JudgeResult, rows: list[views.Row], dv: views.DealView | None, lang: str, *,
+           with_table: bool = False) -> None:
+    """The scoreboard and the match history (beside the table from above when the picture
+    above was the camera's)."""
     if dv is None:
+        return
+    if with_table:
+        left, right = st.columns([1, 1], gap="medium")
+        with left:
+            C.table_and_trick(dv, lang)
+        with right:
+            C.scoreboard(dv, lang)
+            C.history(lines, result, lang)
         return
     C.scoreboard(dv, lang)
     C.history(lines, result, lang)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -70,11 +71,13 @@ class VideoFrames:
     def duration(self) -> float:
         return self.count / self.fps if self.count else 0.0
 
+    def index_at(self, t: float) -> int:
+        n = int(round(max(0.0, t) * self.fps))
+        return min(n, self.count - 1) if self.count else n
+
     def frame_at(self, t: float) -> np.ndarray | None:
         """The BGR frame shown at ``t`` seconds (clamped to the video)."""
-        n = int(round(max(0.0, t) * self.fps))
-        if self.count:
-            n = min(n, self.count - 1)
+        n = self.index_at(t)
         if n in self._cache:
             return self._cache[n]
         if n != self._pos + 1:
@@ -87,6 +90,27 @@ class VideoFrames:
             self._cache.clear()
         self._cache[n] = frame
         return frame
+
+
+def load_detections(path: str | Path | None) -> dict[int, list[Any]]:
+    """Per-frame card detections recorded beside a video (``frames.jsonl`` of ``cardref
+    simulate``, or a pipeline's detection log): frame index → detections; {} when none."""
+    if not path or not Path(path).is_file():
+        return {}
+    try:
+        from cardref.vision.simulate.oracle import detection_from_row
+    except ImportError:
+        return {}
+    out: dict[int, list[Any]] = {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    obj = json.loads(line)
+                    out[int(obj["i"])] = [detection_from_row(r) for r in obj.get("dets", [])]
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return {}
+    return out
 
 
 def load_calibration(path: str | Path | None) -> tuple[Any, str | None]:
@@ -103,36 +127,68 @@ def load_calibration(path: str | Path | None) -> tuple[Any, str | None]:
         return None, str(exc)
 
 
-def build_pipeline(game: str | None, calibration: Any, **options: Any) -> tuple[Pipeline, str | None]:
-    """The camera helper's recognition pipeline for ``game`` when it is installed, else a
-    :class:`NullPipeline`; returns (pipeline, why it is the null one)."""
+def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto", video: str | None = None,
+                   fps: float | None = None) -> tuple[Pipeline, str | None]:
+    """The camera helper's recognition pipeline (:class:`cardref.vision.watch.Pipeline`) for
+    ``game``: the card detector, or with ``detector="oracle"`` (or ``"auto"`` when no model
+    is installed and the video came from ``cardref simulate``) the simulation's truth.
+    Returns (pipeline, None) or (a :class:`NullPipeline`, why)."""
+    from cardref.engine.events import GAME_SEATS
+
+    if not game or game not in GAME_SEATS:
+        return NullPipeline("no game"), "no game given (--game)"
     try:
-        from cardref.vision import watch  # type: ignore[attr-defined]
+        from cardref.vision.watch import Pipeline as VisionPipeline
     except Exception as exc:
         return NullPipeline(str(exc)), f"cardref.vision.watch: {exc}"
-    factory = getattr(watch, "ui_pipeline", None) or getattr(watch, "build_pipeline", None)
-    if factory is None:
-        return NullPipeline("no pipeline factory"), "cardref.vision.watch has no build_pipeline()"
+    frames = Path(video).with_name("frames.jsonl") if video else None
+    det: Any = None
+    problem = None
+    if detector in ("auto", "model"):
+        try:
+            from cardref.vision.detector import load_detector
+
+            det = load_detector()
+        except Exception as exc:
+            problem = f"detector: {exc}"
+    if det is None and detector in ("auto", "oracle") and frames is not None and frames.is_file():
+        try:
+            from cardref.vision.simulate.oracle import OracleDetector
+
+            det, problem = OracleDetector(frames), None
+        except Exception as exc:
+            problem = f"oracle: {exc}"
+    if det is None:
+        return NullPipeline(problem or "no detector"), problem or "no detector"
     try:
-        inner = factory(game=game, calibration=calibration, **options)
+        inner = VisionPipeline(det, GAME_SEATS[game], calibration)
     except Exception as exc:
         return NullPipeline(str(exc)), str(exc)
-    return _Adapter(inner), None
+    return VisionAdapter(inner, fps=fps), None
 
 
-class _Adapter:
-    """Turns whatever the camera pipeline returns per frame into a :class:`FrameOutput`."""
+class VisionAdapter:
+    """Runs the camera helper's pipeline on our frames and turns its plays into events."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Any, fps: float | None = None) -> None:
         self.inner = inner
+        self.fps = fps
+        self.index = 0
 
     def process(self, frame: np.ndarray, t: float) -> FrameOutput:
-        fn = getattr(self.inner, "process", None) or getattr(self.inner, "step", None) or self.inner
-        out = fn(frame, t)
-        if isinstance(out, FrameOutput):
-            return out
-        dets = getattr(out, "detections", None) or (out.get("detections") if isinstance(out, dict) else None) or ()
-        events = getattr(out, "events", None) or (out.get("events") if isinstance(out, dict) else None) or ()
-        pile = getattr(out, "pile", None) or (out.get("pile") if isinstance(out, dict) else None) or ()
-        events = [e.to_json() if hasattr(e, "to_json") else dict(e) for e in events]
-        return FrameOutput(detections=list(dets), events=events, pile=[getattr(c, "code", c) for c in pile])
+        from cardref.vision.capture import Frame
+        from cardref.vision.watch import play_event
+
+        t_frame = self.index / self.fps if self.fps else t
+        res = self.inner.process(Frame(frame, self.index, t_frame))
+        self.index += 1
+        events = [play_event(p).to_json() for p in res.plays]
+        pile: list[str] = []
+        seg = getattr(self.inner, "segmenter", None)
+        trackers = getattr(seg, "trackers", None) or getattr(seg, "zones", None)
+        if isinstance(trackers, dict):
+            for tracker in trackers.values():
+                if getattr(tracker, "seat", 0) is None and hasattr(tracker, "on_table"):
+                    on_table = tracker.on_table
+                    pile = [str(c) for c in (on_table() if callable(on_table) else on_table)]
+        return FrameOutput(detections=list(res.detections), events=events, pile=pile)

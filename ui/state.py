@@ -13,7 +13,7 @@ import streamlit as st
 
 from .config import UiConfig, from_env
 from .live import LiveRunner
-from .model import JsonlSink, LogOpenError, TableLog
+from .model import JsonlSink, LogOpenError, LogSink, TableLog, TeeSink
 
 
 def config() -> tuple[UiConfig, str | None]:
@@ -42,6 +42,19 @@ def _out_path(cfg: UiConfig) -> Path:
     return Path("recordings") / f"table-{stamp}.jsonl"
 
 
+def _store_sink(cfg: UiConfig, table_id: str) -> tuple[LogSink | None, str | None]:
+    """The recorder's store for the live table (``--store``, else its default), or why not."""
+    try:
+        from cardref.recorder import open_store
+        from cardref.recorder.sink import StoreSink
+    except ImportError as exc:
+        return None, str(exc)
+    try:
+        return StoreSink(open_store(cfg.store), table_id), None
+    except Exception as exc:  # the JSONL file still keeps every event
+        return None, str(exc)
+
+
 @st.cache_resource(show_spinner=False)
 def live_table(cfg_json: str) -> LiveTable:
     """Started once per server for one configuration (``cfg_json`` is the cache key)."""
@@ -51,7 +64,12 @@ def live_table(cfg_json: str) -> LiveTable:
 
     cfg = UiConfig(**json.loads(cfg_json))
     out = _out_path(cfg)
-    log = TableLog(sink=JsonlSink(out), name=out.name, confirm_below=cfg.confirm_below)
+    problems: list[tuple[str, str]] = []
+    sink, store_problem = _store_sink(cfg, out.stem)
+    if store_problem:
+        problems.append(("banner.store_failed", store_problem))
+    log = TableLog(sink=TeeSink(JsonlSink(out), *([sink] if sink else [])), name=out.name,
+                   confirm_below=cfg.confirm_below)
     if cfg.log and Path(cfg.log).is_file():  # continue an existing log
         try:
             for line in TableLog.open(cfg.log).lines:
@@ -66,11 +84,21 @@ def live_table(cfg_json: str) -> LiveTable:
         if cfg.names:
             deal["names"] = cfg.names
         log.append(deal)
-    problems: list[tuple[str, str]] = []
     calibration, why = load_calibration(cfg.calibration)
     if why:
         problems.append(("banner.no_pipeline", f"calibration: {why}"))
-    pipeline, pipe_problem = build_pipeline(cfg.game, calibration)
+    fps = None
+    if cfg.mode == "video" and cfg.video:
+        try:
+            probe = CvSource(cfg.video, realtime=False)
+            fps = probe.fps
+            probe.release()
+        except Exception:
+            fps = None
+    if calibration is None and cfg.video and Path(cfg.video).with_name("calibration.json").is_file():
+        calibration, _ = load_calibration(Path(cfg.video).with_name("calibration.json"))
+    pipeline, pipe_problem = build_pipeline(cfg.game, calibration, detector=cfg.detector,
+                                            video=cfg.video if cfg.mode == "video" else None, fps=fps)
     spec: int | str = cfg.camera if cfg.mode == "camera" and cfg.camera is not None else (cfg.video or "")
 
     def open_source() -> CvSource:

@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--demo", action="store_true", help="replay the bundled demo (the default)")
     p.add_argument("--replay-video", metavar="FILE", help="with --log: the video recorded with it")
     p.add_argument("--game", help="game of the live table, e.g. gouji-yucheng, guafeng-zibo")
+    p.add_argument("--detector", choices=("auto", "model", "oracle"), default="auto",
+                   help="card detector of the live table: the model, or 'oracle' (the truth of a video made by "
+                        "cardref simulate); auto: the model when installed, else the oracle when the video has one")
     p.add_argument("--names", help="player names per seat, comma separated (seat 0 first)")
     p.add_argument("--calibration", metavar="FILE", help="table calibration (JSON) for the live table")
     p.add_argument("--out", metavar="FILE", help="where the live table's log is written "
@@ -66,7 +69,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
                    camera=args.camera, game=args.game,
                    calibration=str(Path(args.calibration).resolve()) if args.calibration else None,
                    out=str(Path(args.out).resolve()) if args.out else None, pin=args.pin, names=names,
-                   autoplay=not args.no_autoplay, speed=args.speed, store=args.store)
+                   autoplay=not args.no_autoplay, speed=args.speed, store=args.store,
+                   detector=args.detector)
     return cfg, None
 
 
