@@ -70,6 +70,8 @@ class DeclareState:
     chaodi_points: int = 0
     last_i: int | None = None
     shown_jokers: Counter[int] = field(default_factory=Counter)
+    #: cards each seat showed and still owns (a 粘牌 takes them away after the burying)
+    shown: dict[int, list[Card]] = field(default_factory=dict)
 
     @property
     def suit_known(self) -> bool:
@@ -165,6 +167,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         d.i = i
         state.current = state.liangzhu = d
         state.shown_jokers[ev.seat] += d.jokers
+        state.shown.setdefault(ev.seat, []).extend(ev.cards)
         return None
     if what == "chongzhu":
         if cur is None or state.liangzhu is None:
@@ -180,6 +183,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         state.current = d
         state.chongzhu_done = True
         state.shown_jokers[ev.seat] += d.jokers
+        state.shown.setdefault(ev.seat, []).extend(ev.cards)
         return None
     if what == "xupai":
         if cur is None or state.liangzhu is None or ev.seat != state.liangzhu.seat:
@@ -197,6 +201,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         cur.pairs += len(pairs)
         cur.cards = cur.cards + tuple(ev.cards)
         state.shown_jokers[ev.seat] += len(jokers)
+        state.shown.setdefault(ev.seat, []).extend(ev.cards)
         return None
     if what == "zhanpai":
         if cur is None:
@@ -206,6 +211,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
             return Fault("guafeng.zhanpai_too_weak", {"jokers": cur.jokers, "pairs": cur.pairs})
         d.i = i
         state.zhanned.append(cur)
+        state.shown.pop(cur.seat, None)
         state.current = state.zhan = d
         return None
     if what == "zhan_return":

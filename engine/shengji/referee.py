@@ -249,6 +249,12 @@ class ShengjiReferee(DealReferee):
             jokers = [c for c in ev.cards if c.is_joker]
             if len(jokers) > self.declares.shown_jokers[ev.seat]:
                 faults.append(Fault("guafeng.jokers_not_buried", {"seat": ev.seat, "cards": jokers}))
+        shown = self.declares.shown.get(ev.seat)
+        if self.settings.shown_cards_stay and ev.seat == burier and shown:
+            gone = Counter(shown) - Counter(ev.cards)
+            if gone:
+                faults.append(Fault("guafeng.declared_cards_buried", {"seat": ev.seat,
+                                                                      "cards": list(gone.elements())}))
         return faults
 
     def _bottom(self, ev: BottomEvent) -> list[Fault]:

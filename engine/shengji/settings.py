@@ -74,6 +74,8 @@ class ShengjiSettings:
     bottom_level_value: int
     #: the burier must bury every joker it holds (000 line 187).
     bury_all_jokers: bool
+    #: cards shown to declare may not be buried by the seat that showed them (000 line 149).
+    shown_cards_stay: bool
     wushik_bonus: WushikBonus
     #: 逼红5 / 保红5 ±50 per ♥5 (003 lines 146-148, 暗炒 room).
     red_five_bonus: int
@@ -111,7 +113,7 @@ GUAFENG = ShengjiSettings(
     permanent_ranks=(Rank.TWO, Rank.THREE, Rank.FIVE), heart_five_top=False, allow_no_trump=False,
     side_gap_skip=True, has_yu=True, has_lei_shan=True, has_wushik=False, heart_five_side_wushik=False,
     largest_first=True, throws=True, throw_penalty=10, bottom_scoring=BottomScoring.GUAFENG,
-    bottom_level_value=20, bury_all_jokers=True, wushik_bonus=WushikBonus.NONE, red_five_bonus=0,
+    bottom_level_value=20, bury_all_jokers=True, shown_cards_stay=True, wushik_bonus=WushikBonus.NONE, red_five_bonus=0,
     hidden_declares=False, chaodi_failure_points=0, fanzhu_order=(), take_deal_at=80, points_per_level=40,
     must_play=(Rank.JACK, Rank.KING), must_play_ace_in_round=None,
     pullbacks=((Rank.JACK, 1, Rank.SIX), (Rank.JACK, 2, Rank.ACE), (Rank.KING, 1, Rank.JACK),
@@ -123,6 +125,7 @@ _CHAODIPI = dict(
     hand_size=25, bottom_size=8, level_sequence=_CHAODIPI_LEVELS, permanent_ranks=(), heart_five_top=True,
     allow_no_trump=True, has_yu=False, has_lei_shan=False, has_wushik=True, largest_first=False, throws=True,
     throw_penalty=10, bottom_scoring=BottomScoring.KOUDI, bottom_level_value=0, bury_all_jokers=False,
+    shown_cards_stay=False,
     take_deal_at=80, points_per_level=10, pullbacks=(), menpai=False,
 )
 

@@ -248,3 +248,14 @@ def test_no_bottom_event_when_dealer_side_keeps_it() -> None:
     deal = run(events).summary()["deals"][0]
     assert deal["final_points"] == 0 and deal["bottom_points"] is None
     assert deal["level_change"]["dealer_keeps"] and deal["level_change"]["levels"] == 3
+
+
+def test_shown_cards_are_not_buried() -> None:
+    """000 line 149: the burier may not bury the cards it showed to declare."""
+    head = {"type": "deal", "game": "guafeng-zibo", "level": "7", "trump": "H", "dealer": 0,
+            "hand_sizes": [3, 1, 1, 1]}
+    declare = {"type": "declare", "seat": 0, "what": "liangzhu", "cards": ["SJ", "6H", "6H"]}
+    kept = [head, declare, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "6H"]}]
+    assert codes(kept) == {}
+    buried = [head, declare, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "4D"]}]
+    assert codes(buried)[2][0] == "guafeng.declared_cards_buried"

@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 import pytest
-
 from cardref.engine.judge import judge_text
 
 
