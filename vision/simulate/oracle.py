@@ -61,10 +61,15 @@ class OracleDetector:
 
     name = "oracle"
 
-    def __init__(self, frames_path: str | Path, noise: OracleNoise | None = None, seed: int = 0) -> None:
+    def __init__(self, frames_path: str | Path | None, noise: OracleNoise | None = None, seed: int = 0) -> None:
+        """``frames_path``: the ``frames.jsonl`` of a simulation (``None``: no frames yet;
+        give each frame's truth to :meth:`noisy` yourself)."""
         self.noise = noise or OracleNoise()
         self.rng = random.Random(seed)
         self.frames: dict[int, list[CardDetection]] = {}
+        self._next = 0
+        if frames_path is None:
+            return
         path = Path(frames_path)
         if not path.exists():
             raise FileNotFoundError(f"oracle truth {path} does not exist (it is written by cardref simulate)")
@@ -82,11 +87,15 @@ class OracleDetector:
 
     def detect_indexed(self, frame_bgr: np.ndarray, index: int) -> list[CardDetection]:
         self._next = index + 1
-        h, w = frame_bgr.shape[:2] if frame_bgr is not None else (720, 1280)
+        return self.noisy(self.frames.get(index, []), frame_bgr.shape[:2] if frame_bgr is not None else (720, 1280))
+
+    def noisy(self, truth: list[CardDetection], frame_hw: tuple[int, int] = (720, 1280)) -> list[CardDetection]:
+        """``truth`` as this oracle's noise makes it look."""
+        h, w = frame_hw
         out = []
         n = self.noise
         r = self.rng
-        for d in self.frames.get(index, []):
+        for d in truth:
             if r.random() < n.dropout:
                 continue
             code, conf, corners = d.card, d.conf, list(d.corners)

@@ -1,0 +1,77 @@
+"""Rendered tables straight into the pipeline (no video file): camera bumps, the centre
+pile, hands passing over cards, noisy detections."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from cardref.engine.events import GAME_SEATS
+from cardref.vision.capture import Frame
+from cardref.vision.simulate.deal import simulate_events
+from cardref.vision.simulate.faces import FaceSet
+from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
+from cardref.vision.simulate.render import CameraStyle, TableRenderer
+from cardref.vision.simulate.timeline import Timing, build_timeline
+from cardref.vision.watch import Pipeline
+from cardref.vision.zones import default_layout
+
+FPS = 10.0
+
+
+class Replay:
+    """A detector that returns what the renderer says is visible, with oracle noise."""
+
+    def __init__(self, noise: OracleNoise, seed: int) -> None:
+        self.truth: list = []
+        self.oracle = OracleDetector(None, noise, seed)
+
+    def detect(self, frame_bgr):
+        return self.oracle.noisy(self.truth, frame_bgr.shape[:2])
+
+
+def run_table(game: str, seed: int, *, plays: int, pile: bool = False, style: CameraStyle | None = None,
+              noise: OracleNoise | None = None, distract_p: float = 0.25):
+    seats = GAME_SEATS[game]
+    layout = default_layout(seats)
+    deal = simulate_events(game, seed)
+    tl = build_timeline(deal.events, layout, random.Random(seed), max_plays=plays, pile=pile,
+                        timing=Timing(distract_p=distract_p))
+    renderer = TableRenderer(tl, layout, FaceSet(drawn_only=True), seed=seed, style=style)
+    det = Replay(noise or OracleNoise(), seed)
+    pipe = Pipeline(det, seats)
+    got = []
+    for i in range(int(tl.duration * FPS) + 1):
+        img, truth = renderer.render(i / FPS)
+        det.truth = truth
+        got.extend(pipe.process(Frame(img, i, i / FPS)).plays)
+    want = [(p.seat, Counter(p.cards)) for p in tl.plays]
+    return want, [(p.seat, Counter(p.cards)) for p in got], got, tl, pipe
+
+
+def test_camera_bumped_mid_deal_is_recalibrated_without_phantom_plays():
+    style = CameraStyle(bump_at=7.0, bump_px=16.0)
+    want, got, _, _, pipe = run_table("chaodipi-kangqi", 4, plays=5, style=style)
+    assert pipe.stats.bumps >= 1
+    assert got == want
+
+
+def test_centre_pile_plays_are_given_to_the_seat_they_came_from():
+    want, got, obs, _, _ = run_table("gouji-yucheng", 6, plays=7, pile=True)
+    assert got == want
+    assert all(p.zone == "pile" for p in obs)
+
+
+def test_hands_passing_over_never_make_plays():
+    want, got, _, tl, _ = run_table("guafeng-zibo", 9, plays=5, distract_p=1.0)
+    assert len(tl.hands) >= 2 * len(tl.plays)  # a passing hand after every play
+    assert got == want
+
+
+@pytest.mark.parametrize("game", ["gouji-shandong", "chaodipi-mingchao"])
+def test_noisy_detections_still_give_the_true_plays(game):
+    want, got, obs, _, _ = run_table(game, 2, plays=5, noise=OracleNoise.named("harsh"))
+    assert got == want
+    for p in obs:
+        assert 0 <= p.conf <= 1 and p.t_emit - p.t < 2.0
