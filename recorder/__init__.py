@@ -8,5 +8,5 @@ logs; :mod:`.report` writes match reports; :mod:`.tournament` runs tournaments.
 from .recorder import LockedError, Recorded, Recorder, rejudge_table, table_rows
 from .store import Appended, EventStore, StoredEvent, StoreError, open_store
 
-__all__ = ["Appended", "EventStore", "LockedError", "Recorded", "Recorder", "StoreError", "StoredEvent",
+__all__ = ["Appended", "EventStore", "LockedError", "Recorded", "Recorder", "StoreDisconnected", "StoreError", "StoredEvent",
            "open_store", "rejudge_table", "table_rows"]

@@ -22,7 +22,7 @@ from cardref.engine.judge import LiveJudge
 from cardref.engine.verdict import Fault, Verdict
 
 from .segments import Segment, local_ref, segment, with_ref
-from .store import Appended, EventStore, JudgeUpdate, StoredEvent
+from .store import Appended, EventStore, JudgeUpdate, StoredEvent, StoreDisconnected
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +210,7 @@ class Recorder:
         with self._lock:
             for item in items:
                 self._check_lock(table_id, item, authorized_by)
-            for attempt in range(2):
+            for attempt in range(3):
                 if table_id not in self._next:
                     info = self.store.table(table_id)
                     self._next[table_id] = info.events if info else 0
@@ -218,8 +218,13 @@ class Recorder:
                     appended = self.store.append_many(table_id, items, judge=self._judge_fn(table_id))
                 except _Resync:
                     self.forget(table_id)
-                    if attempt:
+                    if attempt == 2:
                         raise RuntimeError(f"table {table_id}: another writer keeps appending") from None
+                    continue
+                except StoreDisconnected:
+                    self.forget(table_id)  # not recorded: judge again from the store and retry
+                    if attempt == 2:
+                        raise
                     continue
                 except BaseException:
                     self.forget(table_id)  # the judges may be ahead of what was committed

@@ -9,7 +9,8 @@ Versions
 1. The first recorder layout: ``tables`` (id, name, created_at) and ``events`` (table_id,
    seq, line, recorded_at), nothing parsed, no verdicts.
 2. Parsed events (type, seat, status with the reason of a rejected line, correction
-   ref/who/why), matches, deals with their summaries, verdicts (code, facts and the
+   ref/who/why, the writer's unique id of the append that makes a retry after a lost
+   connection idempotent), matches, deals with their summaries, verdicts (code, facts and the
    sentences in zh and en as the judge wrote them), tournaments, teams,
    players, rounds, the director's audit log and the ``corrections`` view.
 """
@@ -54,8 +55,9 @@ V2_TABLES = (
     """CREATE TABLE events (
         table_id TEXT NOT NULL, seq INTEGER NOT NULL, match_id BIGINT, deal_id BIGINT,
         line TEXT NOT NULL, type TEXT, seat INTEGER, status TEXT NOT NULL, code TEXT, reason TEXT,
-        ref INTEGER, who TEXT, why TEXT, source TEXT, recorded_at TEXT NOT NULL,
+        ref INTEGER, who TEXT, why TEXT, source TEXT, recorded_at TEXT NOT NULL, uid TEXT,
         PRIMARY KEY (table_id, seq))""",
+    "CREATE UNIQUE INDEX events_uid ON events (table_id, uid)",
     "CREATE INDEX events_match ON events (match_id, seq)",
     "CREATE INDEX events_deal ON events (deal_id, seq)",
     "CREATE INDEX events_ref ON events (table_id, ref)",

@@ -27,9 +27,12 @@ may lose the last commits; it is much faster on slow disks.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,9 +53,21 @@ from cardref.engine.verdict import Fault, Verdict
 from . import schema
 from .paths import is_postgres, resolve_db
 
+log = logging.getLogger(__name__)
+
 
 class StoreError(RuntimeError):
     """A store that cannot be opened or used (newer schema, bad URL, missing driver)."""
+
+
+class StoreDisconnected(StoreError):
+    """The connection to the server was lost during a write.  ``reconnected`` says whether
+    a new connection is ready; the write itself did not happen unless the caller finds it
+    (``append`` checks and never records a line twice)."""
+
+    def __init__(self, message: str, *, reconnected: bool = False) -> None:
+        super().__init__(message)
+        self.reconnected = reconnected
 
 
 def now_iso() -> str:
@@ -250,6 +265,7 @@ class EventStore:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._known_tables: set[str] = set()
+        self._depth = 0
 
     # -- dialect hooks ---------------------------------------------------------------
     def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -279,9 +295,16 @@ class EventStore:
 
     # -- small helpers used by the recorder and tournament modules ------------------
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run one parameterised read and return all rows."""
-        with self._lock, self._read():
-            return [tuple(r) for r in self._execute(sql, params).fetchall()]
+        """Run one parameterised read and return all rows (reconnecting once if the
+        connection was lost: a read is safe to repeat)."""
+        with self._lock:
+            try:
+                with self._read():
+                    return [tuple(r) for r in self._execute(sql, params).fetchall()]
+            except self._disconnect_errors as exc:
+                self._reconnect(exc)
+            with self._read():
+                return [tuple(r) for r in self._execute(sql, params).fetchall()]
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         rows = self.query(sql, params)
@@ -289,9 +312,20 @@ class EventStore:
 
     @contextmanager
     def transaction(self) -> Iterator[Callable[..., Any]]:
-        """A write transaction; yields ``run(sql, params)`` returning the cursor."""
-        with self._lock, self._write():
-            yield self._execute
+        """A write transaction; yields ``run(sql, params)`` returning the cursor.  A lost
+        connection is replaced and reported as :class:`StoreDisconnected`."""
+        with self._lock:
+            self._depth += 1
+            try:
+                with self._write():
+                    yield self._execute
+            except self._disconnect_errors as exc:
+                if self._depth > 1:
+                    raise
+                self._reconnect(exc)
+                raise StoreDisconnected(f"connection lost during a write: {exc}", reconnected=True) from exc
+            finally:
+                self._depth -= 1
 
     def __enter__(self) -> EventStore:
         return self
@@ -345,12 +379,18 @@ class EventStore:
     def ensure_table(self, table_id: str, name: str | None = None, tournament_id: int | None = None) -> None:
         if not isinstance(table_id, str) or not table_id.strip() or len(table_id) > 100:
             raise ValueError(f"a table id must be a non-empty name of at most 100 characters, got {table_id!r}")
-        with self.transaction():
-            self._insert_table(table_id, name, tournament_id)
-            if name is not None or tournament_id is not None:
-                self._execute("UPDATE card_tables SET name = COALESCE(?, name), "
-                              "tournament_id = COALESCE(?, tournament_id) WHERE id = ?",
-                              (name, tournament_id, table_id))
+        for attempt in range(2):  # idempotent: safe to repeat after a lost connection
+            try:
+                with self.transaction():
+                    self._insert_table(table_id, name, tournament_id)
+                    if name is not None or tournament_id is not None:
+                        self._execute("UPDATE card_tables SET name = COALESCE(?, name), "
+                                      "tournament_id = COALESCE(?, tournament_id) WHERE id = ?",
+                                      (name, tournament_id, table_id))
+                return
+            except StoreDisconnected as exc:
+                if not exc.reconnected or attempt:
+                    raise
 
     def _insert_table(self, table_id: str, name: str | None = None, tournament_id: int | None = None) -> None:
         self._execute("INSERT INTO card_tables (id, name, tournament_id, created_at) VALUES (?, ?, ?, ?) "
@@ -460,11 +500,36 @@ class EventStore:
             raise ValueError("a blank line is not an event")
         if table_id not in self._known_tables:
             self.ensure_table(table_id)
-        with self.transaction():
-            return self._append_in_tx(table_id, lines, judge)
+        uids = [uuid.uuid4().hex for _ in lines]
+        for attempt in range(3):
+            done: list[Appended] | None = None
+            try:
+                with self.transaction():
+                    done = self._append_in_tx(table_id, lines, judge, uids=uids)
+                return done
+            except StoreDisconnected as exc:
+                # The connection died.  If it died after COMMIT was sent, the lines may be in:
+                # the uid of the first line tells, so a retry never records them twice.
+                if not exc.reconnected:
+                    raise
+                if done is not None and self._has_uid(table_id, uids[0]):
+                    return done
+                if judge is not None or attempt == 2:  # a judge has seen the lines: its owner retries
+                    raise StoreDisconnected(f"connection lost while recording at table {table_id}; "
+                                            f"the lines were not recorded ({exc})", reconnected=True) from exc
+        raise AssertionError("unreachable")
+
+    #: Errors that mean "the connection is gone" (none for SQLite).
+    _disconnect_errors: tuple[type[BaseException], ...] = ()
+
+    def _reconnect(self, exc: BaseException) -> None:
+        raise StoreDisconnected(str(exc)) from exc
+
+    def _has_uid(self, table_id: str, uid: str) -> bool:
+        return self.query_one("SELECT 1 FROM events WHERE table_id = ? AND uid = ?", (table_id, uid)) is not None
 
     def _append_in_tx(self, table_id: str, lines: list[str], judge: JudgeFn | None,
-                      recorded_at: Sequence[str] | None = None) -> list[Appended]:
+                      recorded_at: Sequence[str] | None = None, uids: Sequence[str] | None = None) -> list[Appended]:
         n = len(lines)
         row = self._execute("UPDATE card_tables SET next_seq = next_seq + ? WHERE id = ? "
                             "RETURNING next_seq, open_match_id, open_deal_id", (n, table_id)).fetchone()
@@ -496,7 +561,7 @@ class EventStore:
             rows.append((table_id, seq, text, cols["type"], cols["seat"], cols["status"], cols["code"],
                          cols["reason"], cols["ref"], cols["who"], cols["why"], cols["source"],
                          recorded_at[k] if recorded_at else at,
-                         match_id, deal_id))
+                         match_id, deal_id, uids[k] if uids else None))
             verdicts: tuple[Verdict, ...] = ()
             if judge is not None:
                 update = judge(seq, line, match_id)
@@ -518,8 +583,8 @@ class EventStore:
         return out
 
     def _insert_events(self, rows: list[tuple[Any, ...]]) -> None:
-        self._executemany(f"INSERT INTO events ({_EVENT_COLS}) VALUES "
-                          f"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._executemany(f"INSERT INTO events ({_EVENT_COLS}, uid) VALUES "
+                          f"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def _upsert_verdicts(self, rows: list[tuple[Any, ...]]) -> None:
         self._executemany("INSERT INTO verdicts (table_id, seq, ok, code, facts, proven_at, message_zh, message_en, "
@@ -739,13 +804,36 @@ class PostgresStore(EventStore):
         except ImportError as exc:  # pragma: no cover - depends on the installation
             raise StoreError("PostgreSQL needs the psycopg package: pip install 'psycopg[binary]'") from exc
         self.url = url
-        dsn = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self._dsn = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self._psycopg = psycopg
+        self._disconnect_errors = (psycopg.OperationalError, psycopg.InterfaceError)
+        #: how long to keep trying to reach the server after the connection is lost
+        self.reconnect_s = float(os.environ.get("CARDREF_DB_RECONNECT_S", "30"))
         try:
-            self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=15)
+            self._conn = self._connect()
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
-        self._psycopg = psycopg
-        self._tx_depth = 0
+
+    def _connect(self) -> Any:
+        return self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=10)
+
+    def _reconnect(self, exc: BaseException) -> None:
+        """Open a new connection, trying for ``reconnect_s`` seconds."""
+        log.warning("PostgreSQL connection lost (%s); reconnecting", exc)
+        try:
+            self._conn.close()
+        except Exception:  # noqa: BLE001 - it is already broken
+            pass
+        deadline = time.monotonic() + self.reconnect_s
+        while True:
+            try:
+                self._conn = self._connect()
+                return
+            except self._psycopg.OperationalError as again:
+                if time.monotonic() >= deadline:
+                    raise StoreDisconnected(f"cannot reach PostgreSQL again (tried {self.reconnect_s:.0f} s); "
+                                            f"nothing more was recorded: {again}") from exc
+                time.sleep(0.5)
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -771,7 +859,7 @@ class PostgresStore(EventStore):
         if len(rows) < 16:
             super()._insert_events(rows)
             return
-        with self._conn.cursor() as cur, cur.copy(f"COPY events ({_EVENT_COLS}) FROM STDIN") as copy:
+        with self._conn.cursor() as cur, cur.copy(f"COPY events ({_EVENT_COLS}, uid) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
 

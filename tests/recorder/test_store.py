@@ -253,3 +253,49 @@ def test_store_commands(tmp_path, capsys):
     assert cli(["store", "append", "--db", db, "--table", "T1", "--resume", str(log)]) == 0
     assert "already stored" in capsys.readouterr().err
     assert cli(["store", "info", "--db", "mysql://x"]) == 2
+
+
+def test_lost_connections_lose_and_duplicate_nothing(pg_url):
+    """PostgreSQL: the server drops the connection between appends, and after a COMMIT
+    whose acknowledgement never arrives; the recorder reconnects, nothing is lost or doubled."""
+    from contextlib import contextmanager
+
+    import psycopg
+
+    with open_store(pg_url) as store:
+        rec = Recorder(store)
+        for line in logs.DEAL_GOUJI[:3]:
+            rec.record("T1", line)
+        pid = store.query_one("SELECT pg_backend_pid()")[0]
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        rec.record("T1", logs.DEAL_GOUJI[3])  # the first statement finds the connection dead
+
+        real_write = store._write
+        failures = {"left": 1}
+
+        @contextmanager
+        def ack_lost():
+            with real_write():
+                yield
+            if failures["left"]:
+                failures["left"] -= 1
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+        store._write = ack_lost
+        rec.record("T1", logs.DEAL_GOUJI[4])  # committed, but the client never heard so
+        rec.record_many("T1", logs.DEAL_GOUJI[5:7])
+        failures["left"] = 1
+        rec.record_many("T1", logs.DEAL_GOUJI[7:9])  # committed, not acknowledged, found by uid
+        failures["left"] = 1
+        store.ensure_table("T2")  # idempotent: repeated after the lost acknowledgement
+        failures["left"] = 1
+        store.append_many("T2", logs.DEAL_GOUJI[:4])  # no judge: the store itself finds the commit
+        store._write = real_write
+        for line in logs.DEAL_GOUJI[9:]:
+            rec.record("T1", line)
+        assert store.lines("T1") == logs.DEAL_GOUJI
+        assert store.lines("T2") == logs.DEAL_GOUJI[:4]
+        stored = store.verdict_json("T1", "en")
+        assert [stored[i] for i in range(len(logs.DEAL_GOUJI))] == _verdicts_json(
+            judge_text(logs.DEAL_GOUJI).verdicts)
