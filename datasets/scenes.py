@@ -40,6 +40,9 @@ class SceneConfig:
     clutter_p: float = 0.3
     photometric: bool = True
     jpeg: tuple[int, int] = (35, 95)
+    #: Share of scene decks recoloured as dark cards with light (gold, silver) ink, like
+    #: the black-and-gold decks of the real photos.  Off in the v1 data set.
+    dark_deck_p: float = 0.0
 
 
 @dataclass
@@ -164,6 +167,13 @@ def _prescale(face: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
     fh, fw = face.shape[:2]
     nw, nh = max(8, round(fw * f)), max(8, round(fh * f))
     return cv2.resize(face, (nw, nh), interpolation=cv2.INTER_AREA), nw / fw
+
+
+def _darken(face: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """Recolour a face as a dark card: light paper becomes ``paper``, dark ink becomes ``ink``."""
+    lum = face[:, :, :3].astype(np.float32).mean(axis=2, keepdims=True) / 255.0
+    rgb = ink + (paper - ink) * lum
+    return np.concatenate([np.clip(rgb, 0, 255).astype(np.uint8), face[:, :, 3:]], axis=2)
 
 
 def _skin(rng: np.random.Generator) -> np.ndarray:
@@ -361,6 +371,14 @@ def render_scene(seed: int | np.random.SeedSequence, designs: list[str], cfg: Sc
                 code = "BACK"
             placed.append(_Placed(d, code, cx, cy, ang))
 
+    dark: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if cfg.dark_deck_p > 0:
+        for d in scene_designs:
+            if rng.random() < cfg.dark_deck_p:
+                paper = rng.uniform(10, 60, 3).astype(np.float32)
+                ink = np.array([rng.uniform(180, 255), rng.uniform(150, 220), rng.uniform(40, 200)], np.float32)
+                dark[d] = (paper, ink)
+
     labels: list[Label] = []
     corner_pts: list[tuple[int, str, list[np.ndarray]]] = []
     light = rng.uniform(0, 2 * math.pi)
@@ -371,6 +389,8 @@ def render_scene(seed: int | np.random.SeedSequence, designs: list[str], cfg: Sc
         assert face is not None
         fh, fw = face.shape[:2]
         scale = card_h / fh
+        if p.design in dark and p.code != "BACK":
+            face = _darken(face, *dark[p.design])
         small, f = _prescale(face, scale)
         m_face = hmat @ _card_matrix(p.cx, p.cy, p.angle, scale, fw, fh)
         m_small = m_face @ np.diag([1 / f, 1 / f, 1.0])

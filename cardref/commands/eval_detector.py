@@ -1,0 +1,68 @@
+"""``cardref eval-detector``: card-level F1, mAP50-95 and the joker / 6-9 / 10 confusions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "evaluate the card detector on held-out synthetic designs and on real photos; update the model card"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--weights", default="models/cards-yolo11n.pt", help="ultralytics .pt weights")
+    p.add_argument("--data", help="synthetic data set folder with a val split (held-out designs)")
+    p.add_argument("--real", default="/work/shared/data/real-cards",
+                   help="real photos in YOLO format with their own data.yaml ('' to skip)")
+    p.add_argument("--imgsz", type=int, default=320, help="inference size for the synthetic set")
+    p.add_argument("--real-imgsz", type=int, nargs="+", default=[320],
+                   help="inference size(s) for the real photos (640x640 close-ups)")
+    p.add_argument("--conf", type=float, default=0.35, help="confidence threshold for F1")
+    p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
+    p.add_argument("--no-map", action="store_true", help="skip the Ultralytics val (mAP) pass")
+    p.add_argument("--write-card", action="store_true",
+                   help="store the results in models/model-card.json and models/README.md")
+    p.add_argument("--json", help="also write the results to this JSON file")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.datasets.evaluate import as_card_entry, evaluate_real, evaluate_synthetic, summarise
+
+    weights = Path(args.weights)
+    if not weights.is_file():
+        print(f"cardref eval-detector: no weights at {weights}", file=sys.stderr)
+        return 2
+    results: dict[str, dict] = {}
+    if args.data:
+        data = Path(args.data)
+        if not (data / "meta" / "val.jsonl").exists():
+            print(f"cardref eval-detector: {data} has no val split (cardref gen-data --split val)", file=sys.stderr)
+            return 2
+        res = evaluate_synthetic(weights, data, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
+                                 with_map=not args.no_map)
+        results["held-out synthetic designs"] = res
+        print(summarise("held-out synthetic designs", res), flush=True)
+    if args.real:
+        real = Path(args.real)
+        if not (real / "data.yaml").exists():
+            print(f"cardref eval-detector: no data.yaml in {real}", file=sys.stderr)
+            return 2
+        for size in args.real_imgsz:
+            res = evaluate_real(weights, imgsz=size, conf=args.conf, src=real, limit=args.limit,
+                                with_map=not args.no_map)
+            name = f"real photos (real-cards, imgsz {size})"
+            results[name] = res
+            print(summarise(name, res), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({k: as_card_entry(v) for k, v in results.items()}, indent=1))
+    if args.write_card:
+        from cardref.datasets.train import MODELS_DIR, write_readme
+
+        card_path = MODELS_DIR / "model-card.json"
+        card = json.loads(card_path.read_text()) if card_path.exists() else {}
+        card.setdefault("evaluation", {}).update({k: as_card_entry(v) for k, v in results.items()})
+        card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n")
+        write_readme(card, MODELS_DIR / "README.md")
+        print(f"updated {card_path}")
+    return 0
