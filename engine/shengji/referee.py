@@ -72,6 +72,8 @@ class MatchState:
     levels: dict[int, TeamLevel | None]
     dealer: int
     flag_next: bool = False
+    #: 扛旗: teams that passed A and must carry the flag (play a 扛旗 deal) when they deal
+    flag_teams: frozenset[int] = frozenset()
 
 
 class ShengjiReferee(DealReferee):
@@ -184,7 +186,8 @@ class ShengjiReferee(DealReferee):
             levels[team] = TeamLevel(level_index(self.level, s), rnd)
             if prev_after is None and self.level == s.level_sequence[0]:
                 levels[1 - team] = TeamLevel(0, 1)
-        self.match_before = MatchState(levels, self.dealer, self.flag)
+        flag_teams = prev_after.flag_teams if prev_after is not None else frozenset()
+        self.match_before = MatchState(levels, self.dealer, self.flag, flag_teams)
         return faults
 
     def match_after(self) -> MatchState | None:
@@ -199,7 +202,8 @@ class ShengjiReferee(DealReferee):
                 levels[team] = None
             else:
                 levels[team] = TeamLevel(*rank_code)
-        return MatchState(levels, change["next_dealer"], change.get("flag_next", False))
+        return MatchState(levels, change["next_dealer"], change.get("flag_next", False),
+                          frozenset(change.get("flag_teams", ())))
 
     # -- feeding -------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
@@ -548,19 +552,21 @@ class ShengjiReferee(DealReferee):
             "dealer_keeps": outcome.dealer_keeps,
             "next_dealer": (self.dealer + 2) % 4 if outcome.dealer_keeps else (self.dealer + 1) % 4,
         }
-        flag_next = False
+        flag_teams = set(self.match_before.flag_teams) if self.match_before else set()
         if self.flag:
-            outcome_levels = 0
-            change["levels"] = outcome_levels
+            # 扛旗 (003:164): the flag side needs to hold the attackers under 100; no levels move
+            change["levels"] = 0
+            flag_teams.add(dealer_t)
             if outcome.dealer_keeps:
                 change["match_won"] = list(self.dealer_team)
                 levels = {0: TeamLevel(0, 1), 1: TeamLevel(0, 1)}
+                flag_teams.clear()
         elif levels.get(up_team) is not None and outcome.levels:
             new, passed = advance(levels[up_team], outcome.levels, s)  # type: ignore[arg-type]
+            if passed and s.flag_deal:  # passed A: this side carries the flag when it deals next
+                new = TeamLevel(len(s.level_sequence) - 1, levels[up_team].round)  # type: ignore[union-attr]
+                flag_teams.add(up_team)
             levels[up_team] = new
-            flag_next = passed and s.flag_deal
-        elif outcome.levels == 0 and s.flag_deal and not outcome.dealer_keeps:
-            flag_next = False
         if s.wushik_score and not self.flag:  # 炒地皮 积分 (003:86 columns 3-4, 158, 170, 186)
             dealer_pts = outcome.levels if outcome.dealer_keeps else -(outcome.levels + 1)
             shangtian = self.bottom_result.shangtian if self.bottom_result else None
@@ -573,9 +579,10 @@ class ShengjiReferee(DealReferee):
         for team, level, note in specials:
             levels[team] = level
             change.setdefault("special", []).append(note)
-        if flag_next:
-            change["flag_next"] = True
         next_team = change["next_dealer"] % 2
+        if next_team in flag_teams:
+            change["flag_next"] = True
+        change["flag_teams"] = sorted(flag_teams)
         nxt = levels.get(next_team)
         change["next_level"] = nxt.rank(s).code if nxt is not None else None
         change["levels_after"] = {str(t): ((lv.index, lv.round) if lv is not None else None)
@@ -633,7 +640,7 @@ class ShengjiReferee(DealReferee):
         if self.flag:
             out["flag"] = True
         if change is not None:
-            public = {k: v for k, v in change.items() if k != "levels_after"}
+            public = {k: v for k, v in change.items() if k not in ("levels_after", "flag_teams")}
             out["level_change"] = public
             if result is not None and result.shangtian:
                 out["shangtian"] = result.shangtian

@@ -8,6 +8,7 @@ seat discards while it still holds the led suit) and says which events it broke.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -22,10 +23,11 @@ from .settings import ALL_SETTINGS, ShengjiSettings
 from .throws import throw_failure
 
 
-def _deal_cards(settings: ShengjiSettings, rng: random.Random, dealer: int) -> tuple[list[list[Card]], list[Card]]:
+def _deal_cards(settings: ShengjiSettings, rng: random.Random, dealer: int,
+                flag: bool = False) -> tuple[list[list[Card]], list[Card]]:
     deck = [c for c in ALL_CARDS for _ in range(2)]
     rng.shuffle(deck)
-    n = settings.hand_size
+    n = settings.hand_size + (settings.bottom_size // 4 if flag else 0)
     hands = [deck[k * n:(k + 1) * n] for k in range(4)]
     bottom = deck[4 * n:]
     if settings.bury_all_jokers:  # 000 line 187: the dealer buries every joker it holds
@@ -156,17 +158,27 @@ def _options(settings: ShengjiSettings, rng: random.Random) -> tuple[Rank, Suit 
     return level, rng.choice(suits), rng.randrange(4)
 
 
-def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0,
-                              with_hands: bool = True) -> tuple[list[AnyEvent], list[int]]:
-    """A complete deal; ``illegal`` follows are broken (a discard while holding the led suit)."""
+def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0, with_hands: bool = True,
+                              level: Rank | None = None, dealer: int | None = None,
+                              flag: bool = False) -> tuple[list[AnyEvent], list[int]]:
+    """A complete deal; ``illegal`` follows are broken (a discard while holding the led suit).
+
+    ``level``/``dealer`` fix those options (random otherwise); ``flag`` makes a 扛旗 deal
+    (炒地皮·扛旗 only: no trump, no level cards, no bottom).
+    """
     settings = ALL_SETTINGS[game]
-    level, trump, dealer = _options(settings, rng)
-    order = TrumpOrder(settings, level, trump)
-    hands, bottom = _deal_cards(settings, rng, dealer)
-    events: list[AnyEvent] = [DealEvent(game=game, seats=4, options={"level": level.code,
-                                                                     "trump": trump.value if trump else None,
-                                                                     "dealer": dealer},
-                                        hand_sizes=tuple(len(h) for h in hands))]
+    rand_level, trump, rand_dealer = _options(settings, rng)
+    level = rand_level if level is None else level
+    dealer = rand_dealer if dealer is None else dealer
+    flag = flag and settings.flag_deal
+    if flag:
+        trump = None
+    order = TrumpOrder(settings, None if flag else level, trump)
+    hands, bottom = _deal_cards(settings, rng, dealer, flag)
+    options: dict[str, object] = {"level": level.code, "trump": trump.value if trump else None, "dealer": dealer}
+    if flag:
+        options["flag"] = True
+    events: list[AnyEvent] = [DealEvent(game=game, seats=4, options=options, hand_sizes=tuple(len(h) for h in hands))]
     if with_hands:
         events += [HandEvent(seat=s, cards=tuple(hands[s])) for s in range(4)]
     tricks = settings.hand_size
@@ -203,7 +215,8 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
                 best_key, best = key, s
             plays.append((s, play))
         leader = best
-    events.append(BottomEvent(cards=tuple(bottom)))
+    if bottom:
+        events.append(BottomEvent(cards=tuple(bottom)))
     return events, faulty
 
 
@@ -227,3 +240,23 @@ def _remove(hand: list[Card], cards: Sequence[Card]) -> None:
 
 def simulate_deal(game: str, rng: random.Random, *, illegal: int = 0, with_hands: bool = True) -> list[AnyEvent]:
     return simulate_deal_with_faults(game, rng, illegal=illegal, with_hands=with_hands)[0]
+
+
+def simulate_match(game: str, rng: random.Random, deals: int = 3, *, with_hands: bool = True) -> list[AnyEvent]:
+    """Several legal deals in one log, each dealt by the seat and at the level the previous
+    deal's result gives (both teams start at the first level)."""
+    from ..eventlog import read_lines
+    from ..judge import Judge
+
+    settings = ALL_SETTINGS[game]
+    ranks = {r.code: r for r in Rank}
+    level, dealer, flag = settings.level_sequence[0], rng.randrange(4), False
+    events: list[AnyEvent] = []
+    for _ in range(deals):
+        events += simulate_deal_with_faults(game, rng, with_hands=with_hands, level=level, dealer=dealer,
+                                            flag=flag)[0]
+        result = Judge.judge(read_lines(json.dumps(e.to_json()) for e in events))
+        change = result.deals[-1].summary()["level_change"]
+        dealer, flag = change["next_dealer"], bool(change.get("flag_next"))
+        level = ranks[change["next_level"]] if change.get("next_level") else settings.level_sequence[0]
+    return events

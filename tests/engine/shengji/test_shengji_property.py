@@ -8,7 +8,7 @@ import random
 
 import pytest
 from cardref.engine.judge import LiveJudge, judge_text
-from cardref.engine.shengji.simulate import simulate_deal, simulate_deal_with_faults
+from cardref.engine.shengji.simulate import simulate_deal, simulate_deal_with_faults, simulate_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,3 +65,31 @@ def test_live_matches_offline(game: str) -> None:
         json.dumps(state)
     assert live.summary() == judge(events).summary()
     assert state["complete"] and state["to_play"] is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), with_hands=st.booleans())
+def test_simulated_matches_judge_clean(game: str, seed: int, with_hands: bool) -> None:
+    """A match of several deals: each deal's dealer and level follow from the one before
+    (000 line 115; 003 lines 86-128, 152, 164, 180)."""
+    events = simulate_match(game, random.Random(seed), 5, with_hands=with_hands)
+    result = judge(events)
+    assert [v.to_json("en") for v in result.verdicts if not v.ok] == []
+    deals = result.summary()["deals"]
+    assert len(deals) == 5
+    for before, after in zip(deals, deals[1:], strict=False):
+        assert after["dealer"] == before["level_change"]["next_dealer"]
+        assert after.get("flag", False) or after["level"] == before["level_change"]["next_level"]
+
+
+def test_a_tampered_match_is_caught() -> None:
+    events = simulate_match("chaodipi-mingchao", random.Random(5), 3, with_hands=False)
+    starts = [i for i, e in enumerate(events) if e.type == "deal"]
+    second = events[starts[1]]
+    wrong = type(second)(game=second.game, seats=4, options={**second.options,
+                                                               "dealer": (second.options["dealer"] + 1) % 4},
+                         hand_sizes=second.hand_sizes)
+    events[starts[1]] = wrong
+    result = judge(events)
+    assert result.verdicts[starts[1]].fault.code == "shengji.wrong_next_dealer"
