@@ -6,8 +6,9 @@ per transaction, every append durable before the next.  Afterwards the store is 
 back: per table the count, the seqs (0..N-1: nothing lost, nothing duplicated) and a
 SHA-256 over the stored lines in order must equal what the writer sent.
 
-    cardref bench store --writers 8 --events 4000 --batch 1 100 \
+    cardref bench store --writers 8 --events 4000 --batch 100 500 \
         --db sqlite --db postgresql://cardref:cardref@127.0.0.1:55432/cardref_test
+    cardref bench store --writers 8 --events 300 --batch 1 --judge    # the live path
 
 ``--db sqlite`` uses a fresh file in a temporary folder (or give a path); a PostgreSQL URL
 gets a fresh schema, dropped afterwards.  Figures depend on the disk's fsync latency
@@ -139,8 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "several (default: sqlite, plus $CARDREF_TEST_PG when set)")
     p.add_argument("--writers", type=int, default=8, help="concurrent writer processes, one table each (8)")
     p.add_argument("--events", type=int, default=4000, help="events per writer (4000)")
-    p.add_argument("--batch", type=int, nargs="+", default=[1, 100],
-                   help="lines per transaction; several values run several times (1 100)")
+    p.add_argument("--batch", type=int, nargs="+", default=[500],
+                   help="lines per transaction, several values run several times (500: import / catch-up; "
+                        "1 is the live path, one durable commit per event: use fewer --events)")
     p.add_argument("--judge", action="store_true", help="judge every line too (the live recorder path)")
     p.add_argument("--sync", choices=("full", "normal"), default="full", help="SQLite synchronous mode (full)")
     p.add_argument("--json", action="store_true", help="print one JSON object per run")

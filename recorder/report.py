@@ -44,10 +44,11 @@ def match_report(store: EventStore, match_id: int, *, lang: str = "zh") -> dict[
         team_names = {"a": names.get(match.team_a, "A"), "b": names.get(match.team_b, "B")}
     rows = table_rows(store, match.table_id, lang=lang, match_id=match_id)
     # corrections recorded after the match (e.g. by the director) fix events of it too
-    later = [c for c in store.corrections(match.table_id) if c["match_id"] == match_id and c["seq"] not in
-             {r["seq"] for r in rows}]
+    own = {r["seq"] for r in rows}
+    trail = store.corrections(match.table_id)
+    later = [c for c in trail if c["match_id"] == match_id and c["seq"] not in own]
     corrected_by: dict[int, list[dict[str, Any]]] = {}
-    for c in store.corrections(match.table_id):
+    for c in trail:
         if c["match_id"] == match_id and c["status"] == "ok" and c["ref"] is not None and c["ref"] < c["seq"]:
             corrected_by.setdefault(c["ref"], []).append(c)
     deals_out = []
@@ -80,11 +81,27 @@ _CSV_COLUMNS = ("match", "deal", "game", "seq", "recorded_at", "t", "type", "sea
                 "deal_score_a", "deal_score_b", "line")
 
 
+def _cell(value: Any) -> Any:
+    """Text a spreadsheet would run as a formula (=, +, -, @ first) is quoted."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, fh: Any) -> None:
+        self._w = csv.writer(fh)
+
+    def writerow(self, row: Any) -> None:
+        self._w.writerow([_cell(v) for v in row])
+
+
 def write_csv(report: Mapping[str, Any], path: str | Path) -> None:
-    """One row per event (and per correction) with its verdict, plus one score row per deal."""
+    """One row per event (and per correction) with its verdict, plus one score row per deal.
+    UTF-8 with a byte-order mark, so spreadsheet programs show the Chinese text."""
     mid = report["match"]["id"]
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+        w = _SafeWriter(fh)
         w.writerow(_CSV_COLUMNS)
 
         def event_row(deal: Mapping[str, Any] | None, e: Mapping[str, Any]) -> list[Any]:

@@ -16,7 +16,7 @@ _FAMILY = {"gouji": "够级 Gouji", "shengji": "升级 (刮风 / 炒地皮)"}
 
 def _table(rows: list[dict[str, Any]], empty: str) -> None:
     if rows:
-        st.dataframe(rows, hide_index=True, use_container_width=True)
+        st.dataframe(rows, hide_index=True, width="stretch")
     else:
         st.caption(empty)
 

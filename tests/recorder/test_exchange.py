@@ -109,6 +109,10 @@ def test_export_second_match_and_deal_and_table(store, tmp_path):
 def test_cli_export_import_report(store_url, tmp_path, capsys):
     with open_store(store_url) as store:
         first, second, _ = _record_two_matches(store)
+        store.start_match("T1", "hostile")
+        for line in ('<script>alert(1)</script>', '=HYPERLINK("http://x")'):
+            store.append("T1", line)
+        hostile = store.matches(table_id="T1")[-1].id
     out = tmp_path / "m1.jsonl"
     assert cli(["export", "--db", store_url, "--match", str(first), "--out", str(out)]) == 0
     assert cli(["judge", str(out)]) == 0
@@ -124,12 +128,17 @@ def test_cli_export_import_report(store_url, tmp_path, capsys):
                 "--lang", "en"]) == 0
     page = html.read_text(encoding="utf-8")
     assert "video review" in page and "director Wang" in page and "not JSON" in page
-    assert "&lt;" not in page or "<script" not in page
-    rows = list(csv.DictReader(csv_path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(csv_path.open(encoding="utf-8-sig")))
     assert {r["type"] for r in rows} >= {"deal", "play", "correct", "deal_result"}
     fixed = next(r for r in rows if r["seq"] == "2")
     assert fixed["correction_who"] == "director Wang" and fixed["correction_why"] == "video review"
     bad = next(r for r in rows if r["seq"] == "3")
     assert bad["status"] == "rejected" and bad["verdict"] == "fault"
+    assert cli(["report", "--db", store_url, "--match", str(hostile), "--html", str(html), "--csv",
+                str(csv_path)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert" in page
+    rows = list(csv.DictReader(csv_path.open(encoding="utf-8-sig")))
+    assert any(r["line"] == "'=HYPERLINK(\"http://x\")" for r in rows)  # no formula in a spreadsheet
     assert cli(["export", "--db", store_url, "--match", "999", "--out", str(out)]) == 2
     assert cli(["report", "--db", store_url, "--match", str(first)]) == 2
