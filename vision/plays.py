@@ -165,8 +165,10 @@ class ZoneTracker:
         for tr in self.tracks:
             if tr.id not in seen_ids and not tr.committed:
                 tr.frames_since_still += 1
-        # forget candidates that vanished
-        self.tracks = [tr for tr in self.tracks if tr.committed or t - tr.last_seen <= s.drop_s]
+        # forget candidates that vanished, or that keep flickering without ever settling
+        self.tracks = [tr for tr in self.tracks if tr.committed or (
+            t - tr.last_seen <= s.drop_s and not self._hopeless(tr, t))]
+        self._merge_duplicates()
         plays = self._maybe_play(t)
         cleared = self._maybe_clear(t)
         return plays, cleared
@@ -194,6 +196,39 @@ class ZoneTracker:
             elif len(tr.points) < 4:
                 tr.points.append(q)
         tr.last_seen = t
+
+    def _hopeless(self, tr: Track, t: float) -> bool:
+        """Seen in too few frames for too long: noise, not a card (it would block the zone)."""
+        s = self.s
+        return (t - tr.still_since >= 3 * s.settle_s
+                and tr.seen_since_still < s.min_hit_ratio * tr.frames_since_still)
+
+    def _merge_duplicates(self) -> None:
+        """Two candidates that turn out to share a corner are one card seen two ways
+        (one corner first, the other later): keep the older one."""
+        cands = [tr for tr in self.tracks if not tr.committed]
+        if len(cands) < 2:
+            return
+        gone: set[int] = set()
+        for i, a in enumerate(cands):
+            if a.id in gone:
+                continue
+            for b in cands[i + 1:]:
+                if b.id in gone or a.best != b.best:
+                    continue
+                if min(_dist(p, q) for p in a.points for q in b.points) <= self.s.match_mm * 0.6:
+                    keep, drop = (a, b) if a.first_seen <= b.first_seen else (b, a)
+                    for q in drop.points:
+                        if min(_dist(q, p) for p in keep.points) > self.s.match_mm and len(keep.points) < 4:
+                            keep.points.append(q)
+                    keep.votes.update(drop.votes)
+                    keep.counts.update(drop.counts)
+                    keep.seen_since_still = max(keep.seen_since_still, drop.seen_since_still)
+                    gone.add(drop.id)
+                    if drop is a:
+                        break
+        if gone:
+            self.tracks = [tr for tr in self.tracks if tr.id not in gone]
 
     def _eligible(self, tr: Track, t: float) -> bool:
         s = self.s
