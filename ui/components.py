@@ -350,8 +350,10 @@ def points_chart(series: list[dict[str, Any]], lang: str) -> None:
         tooltip=["trick", "points", "attacker_points"])
     layers = [bars]
     if df["attacker_points"].notna().any():
+        top = max(10.0, float(df["attacker_points"].max()))
         line = alt.Chart(df).mark_line(point=True, color="#c62828").encode(
-            x="trick:O", y=alt.Y("attacker_points:Q", title=tr("score.chart_cum", lang)))
+            x="trick:O", y=alt.Y("attacker_points:Q", title=tr("score.chart_cum", lang),
+                                 scale=alt.Scale(domain=[0, top]), axis=alt.Axis(format="d")))
         layers.append(line)
     st.altair_chart(alt.layer(*layers).resolve_scale(y="independent") if len(layers) > 1 else bars,
                     width="stretch", height=200)

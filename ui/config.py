@@ -35,6 +35,8 @@ class UiConfig:
     refresh: float = 0.2
     confirm_below: float = 0.6
     store: str | None = None
+    deal: dict[str, Any] = field(default_factory=dict)  # options of the live table's deal
+    header: str | None = None  # a log whose deal and hands start the live log
     detector: str = "auto"  # auto | model | oracle (a simulation's truth, for demos and tests)
 
     def to_env(self) -> str:

@@ -59,11 +59,22 @@ def table_state(table: state.LiveTable) -> None:
         screen.bottom(b.lines, b.result, b.rows, b.dv, lang)
 
 
+def events(table: state.LiveTable) -> None:
+    """Every event as it comes (refreshed); clicking a row picks it for correction."""
+    lang = state.lang()
+    b = bundle(table.log, lang)
+    st.markdown(f"### {tr('panel.events', lang)}")
+    clicked = C.events_table(b.rows, b.dv.names if b.dv else [], lang, "lv")
+    if clicked is not None and st.session_state.get("lv_dfsel") != clicked:
+        st.session_state["lv_dfsel"] = clicked
+        st.session_state["lv_ref"] = clicked
+        st.rerun()  # the whole page, so the correction form below shows the clicked event
+
+
 def corrections(table: state.LiveTable) -> None:
     lang = state.lang()
-    st.button("", key="lv_refresh", icon=":material/refresh:", help="refresh the list")
     b = bundle(table.log, lang)
-    screen.events_and_corrections(table.log, b.rows, b.dv, lang, "lv")
+    C.correction_form(table.log, b.rows, b.dv.names if b.dv else [], lang, "lv")
 
 
 def render() -> None:
@@ -86,4 +97,5 @@ def render() -> None:
     with right:
         st.fragment(run_every=1.0)(panel)(table)
     st.fragment(run_every=1.0)(table_state)(table)
+    st.fragment(run_every=2.0)(events)(table)
     st.fragment(corrections)(table)

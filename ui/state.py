@@ -35,6 +35,45 @@ class LiveTable:
     pipeline_problem: str | None = None
 
 
+def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
+    """What the live log starts with: the deal (and hands) of ``--header``, or of the
+    ``truth.jsonl`` beside a video made by ``cardref simulate``; else a deal of ``--game``
+    with the ``--deal`` options and the players' names."""
+    import json
+
+    from cardref.engine.events import GAME_SEATS
+
+    header = cfg.header
+    if not header and cfg.mode == "video" and cfg.video and Path(cfg.video).with_name("truth.jsonl").is_file():
+        header = str(Path(cfg.video).with_name("truth.jsonl"))
+    out: list[dict[str, Any]] = []
+    if header:
+        try:
+            for line in Path(header).read_text(encoding="utf-8").splitlines():
+                obj = json.loads(line) if line.strip() else None
+                if not isinstance(obj, dict):
+                    continue
+                if obj.get("type") in ("play", "pass", "bottom", "correct"):
+                    break
+                out.append(obj)
+        except (OSError, ValueError):
+            out = []
+        deal = next((o for o in out if o.get("type") == "deal"), None)
+        if deal is not None and cfg.game and deal.get("game") != cfg.game:
+            out = []  # a header of another game is not this table's
+        if deal is not None and out:
+            if cfg.names and "names" not in deal:
+                deal["names"] = cfg.names
+            return out
+    if not cfg.game:
+        return []
+    deal = {"type": "deal", "game": cfg.game, "seats": GAME_SEATS.get(cfg.game, 4), **(cfg.deal or {}),
+            "source": "manual"}
+    if cfg.names:
+        deal["names"] = cfg.names
+    return [deal]
+
+
 def _out_path(cfg: UiConfig) -> Path:
     if cfg.out:
         return Path(cfg.out)
@@ -76,14 +115,9 @@ def live_table(cfg_json: str) -> LiveTable:
                 log.append(line)
         except LogOpenError:
             pass
-    if cfg.game and not any('"deal"' in line for line in log.lines):
-        deal: dict[str, Any] = {"type": "deal", "game": cfg.game, "source": "manual"}
-        from cardref.engine.events import GAME_SEATS
-
-        deal["seats"] = GAME_SEATS.get(cfg.game, 4)
-        if cfg.names:
-            deal["names"] = cfg.names
-        log.append(deal)
+    if not any('"deal"' in line for line in log.lines):
+        for obj in header_events(cfg):
+            log.append(obj)
     calibration, why = load_calibration(cfg.calibration)
     if why:
         problems.append(("banner.no_pipeline", f"calibration: {why}"))

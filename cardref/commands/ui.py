@@ -9,6 +9,7 @@ as if live, ``--log FILE`` replays a log.  The server listens on 127.0.0.1 only 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -28,6 +29,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--detector", choices=("auto", "model", "oracle"), default="auto",
                    help="card detector of the live table: the model, or 'oracle' (the truth of a video made by "
                         "cardref simulate); auto: the model when installed, else the oracle when the video has one")
+    p.add_argument("--deal", metavar="JSON", help='options of the live deal, e.g. \'{"level":"7","trump":"H","dealer":0}\' '
+                                                  "(or start the deal on the setup page)")
+    p.add_argument("--header", metavar="LOG", help="start the live log with this log's deal and hand events")
     p.add_argument("--names", help="player names per seat, comma separated (seat 0 first)")
     p.add_argument("--calibration", metavar="FILE", help="table calibration (JSON) for the live table")
     p.add_argument("--out", metavar="FILE", help="where the live table's log is written "
@@ -56,6 +60,16 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
         return None, f"no such log file: {args.log}"
     if args.speed <= 0:
         return None, "--speed must be positive"
+    deal: dict = {}
+    if args.deal:
+        try:
+            deal = json.loads(args.deal)
+        except json.JSONDecodeError as exc:
+            return None, f"--deal is not JSON ({exc.msg})"
+        if not isinstance(deal, dict):
+            return None, "--deal must be a JSON object"
+    if args.header and not Path(args.header).is_file():
+        return None, f"no such header log: {args.header}"
     if args.camera is not None:
         mode = "camera"
     elif args.video:
@@ -70,7 +84,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
                    calibration=str(Path(args.calibration).resolve()) if args.calibration else None,
                    out=str(Path(args.out).resolve()) if args.out else None, pin=args.pin, names=names,
                    autoplay=not args.no_autoplay, speed=args.speed, store=args.store,
-                   detector=args.detector)
+                   detector=args.detector, deal=deal,
+                   header=str(Path(args.header).resolve()) if args.header else None)
     return cfg, None
 
 
