@@ -46,7 +46,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     s = ref.s
     if what not in s.declares:
         known = {"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
-                 "youtou", "wutou", "rangpai", "burn", "rendian", "out"}
+                 "youtou", "wutou", "rangpai", "burn", "rendian", "out", "throw4"}
         code = "gouji.not_in_variant" if what in known else "gouji.unknown_declare"
         return [Fault(code, {"seat": seat, "what": what, "game": ref.deal.game})]
     if ref.phase == "void":
@@ -281,6 +281,22 @@ def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
+def _throw4(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """扔掉4: the 对门 of a failed 冲点 throws its 4s away (002:46); ``cards`` are the 4s."""
+    seat = ev.seat
+    state = ref.thrown.get(seat)
+    if state is None or any(ORDER[c.rank] != FOUR for c in ev.cards):
+        return [Fault("gouji.throw4_bad", {"seat": seat})]
+    kind, value = state
+    if kind == "known":
+        if value != len(ev.cards):
+            return [Fault("gouji.throw4_bad", {"seat": seat})]
+    elif value is not None:
+        ref.counts[seat] = value - len(ev.cards)
+    ref.thrown[seat] = ("known", len(ev.cards))
+    return []
+
+
 def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     seat = ev.seat
     count = ref.counts[seat]
@@ -295,7 +311,7 @@ def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 _HANDLERS = {
     "buy3": _buy, "buy4": _buy, "xuandian": _xuandian, "kangong": _kangong, "tribute": _tribute,
     "revolution": _revolution, "chongdian": _chongdian, "burn": _burn, "rangpai": _rangpai,
-    "rendian": _rendian, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
+    "rendian": _rendian, "throw4": _throw4, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
 }
 
 
@@ -402,6 +418,11 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
                 hand.remove(fours)
                 if ref.counts[opp] is not None:
                     ref.counts[opp] -= len(fours)  # type: ignore[operator]
+                ref.thrown[opp] = ("known", len(fours))
+            else:
+                # how many 4s went is unknown until a ``throw4`` declare shows them
+                ref.thrown[opp] = ("pending", ref.counts[opp])
+                ref.counts[opp] = None
         done = [x for x in ref.chong if x["done"] and x is not c]
         if not done:
             ref.fixed[cseat] = 3

@@ -87,6 +87,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "gouji.head_choice_not_allowed": {"zh": "座位 {seat} 不能选择 {what}（只有革命/冲点者的对门可以）",
                                       "en": "seat {seat} may not choose {what} (only the 对门 of a 革命/冲点 seat)"},
     "gouji.out_with_cards": {"zh": "座位 {seat} 还有 {left} 张牌，不能算出完", "en": "seat {seat} still holds {left} cards"},
+    "gouji.throw4_bad": {"zh": "座位 {seat} 不能这样扔4（只有冲点失败者的对门扔掉自己所有的4）",
+                         "en": "seat {seat} cannot throw these 4s (only the 对门 of a failed 冲点 throws all its 4s)"},
     "gouji.chongdian_over": {"zh": "座位 {seat} 的三手冲点牌已经出完", "en": "seat {seat} has played its three 冲点 plays"},
     "gouji.chongdian_not_pure": {"zh": "冲点要出纯够级牌：{cards} 不是", "en": "冲点 plays must be 纯够级; {cards} is not"},
     "gouji.chongdian_unfinished": {"zh": "座位 {chong} 的冲点还没结束，座位 {seat} 不能出牌",

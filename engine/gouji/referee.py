@@ -10,7 +10,8 @@ Declares (``what``; see ``docs/rules/gouji.md``): ``buy3``/``buy4`` (``from`` se
 default), ``kangong``, ``tribute`` (``target``, ``kind`` dian|shao|men|luo|chuan, ``cards``),
 ``revolution`` (禹城), ``chongdian`` (optional ``prev_rank``), ``yaotou`` (禹城), ``youtou``
 (山东), ``wutou``, ``rangpai`` (禹城), ``burn`` (烧牌 declaration, optional ``target``),
-``rendian`` (认点), ``out`` (the seat went out, for logs without hands).
+``rendian`` (认点), ``throw4`` (山东: the 对门 of a failed 冲点 throws its 4s, ``cards``),
+``out`` (the seat went out, for logs without hands).
 
 :meth:`GoujiReferee.state` keys (JSON-able, for the dashboard):
 ``game``, ``phase`` (prep | chongdian | play | over | void), ``luanchan`` (四户乱缠 on),
@@ -93,6 +94,7 @@ class GoujiReferee(DealReferee):
         self.head: dict[int, str] = {}
         self.yaotou_left: dict[int, int] = {}
         self.no_fours: set[int] = set()
+        self.thrown: dict[int, tuple[str, int | None]] = {}
         self.burns_ok: list[tuple[int, int]] = []
         self.burn: Burn | None = None
         self.burn_decl: list[int] = []
@@ -140,18 +142,25 @@ class GoujiReferee(DealReferee):
         cur = self.cur
         if cur is None:
             lead = self.leader
-            if lead is None or lead in self.active:
+            if lead is None or (lead in self.active and lead not in self._leaving()):
                 return lead
             return self._next_active(lead)
         if cur.seat in self.active:
             return cur.seat
         return self._next_active(cur.seat)
 
+    def _leaving(self) -> set[int]:
+        """革命 seats without 冲点: out of play once play starts (004:13)."""
+        if self.phase != "prep" or not self.revolts:
+            return set()
+        return set(self.revolts) - {c["seat"] for c in self.chong}
+
     def _next_active(self, seat: int) -> int | None:
         s = seat
+        leaving = self._leaving()
         for _ in range(SEATS):
             s = (s + 1) % SEATS
-            if s in self.active:
+            if s in self.active and s not in leaving:
                 return s
         return None
 

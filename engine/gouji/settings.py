@@ -152,5 +152,5 @@ SHANDONG = GoujiSettings(
     prep_stages=(("kangong", 0), ("xuandian", 1), ("buy3", 2), ("buy4", 2), ("tribute", 3),
                  ("chongdian", 4)),      # 002 l.52
     declares=frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "chongdian", "youtou",
-                        "wutou", "burn", "rendian", "out"}),
+                        "wutou", "burn", "rendian", "out", "throw4"}),
 )

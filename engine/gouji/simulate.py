@@ -102,8 +102,18 @@ class _Sim:
             hands.append(Counter(deck[at:at + sizes[s]]))
             at += sizes[s]
         dealt = [tuple(sorted(h.elements(), key=lambda c: (ORDER[c.rank], c.code))) for h in hands]
-        declares: list[DeclareEvent] = []
         settings = self.rules.settings
+        pre: list[DeclareEvent] = []
+        for seat in range(SEATS):                   # 扛贡 (004:19, 002:41)
+            big = sum(n for c, n in hands[seat].items() if ORDER[c.rank] == BJ)
+            small = sum(n for c, n in hands[seat].items() if ORDER[c.rank] == SJ)
+            have = {BJ: big, SJ: small}
+            if big >= settings.kangong_team_big or any(have[ORDER[r]] >= n for r, n in settings.kangong_self):
+                if rng.random() < 0.5:
+                    pre.append(DeclareEvent(seat=seat, what="kangong"))
+        # 宣点 comes before 买3买4 in the Shandong order (002:52); any order works in 禹城
+        pre += [DeclareEvent(seat=s, what="xuandian") for s in range(SEATS) if rng.random() < 0.15]
+        eaten: set[int] = set()
         for _what, rank in (("buy3", THREE), ("buy4", FOUR)):
             for k in range(SEATS):
                 buyer = (leader + k) % SEATS
@@ -112,10 +122,39 @@ class _Sim:
                     continue
                 ev = _buy(hands, rank, buyer, settings.buy_with_joker)
                 if ev is not None:
-                    declares.append(ev)
-        # 宣点 comes before 买3买4 in the Shandong order (002 l.52); any order works in 禹城
-        xuan = [DeclareEvent(seat=s, what="xuandian") for s in range(SEATS) if rng.random() < 0.15]
+                    pre.append(ev)
+                    if ev.cards:
+                        eaten.add(ev.args["from"])
+        for giver in range(SEATS):                  # a few 点贡 paid from the last deal (004:19)
+            if giver in eaten or rng.random() > 0.15:
+                continue
+            card = max((c for c, n in hands[giver].items() if n > 0), key=lambda c: ORDER[c.rank])
+            if settings.tribute_min is not None and ORDER[card.rank] < ORDER[settings.tribute_min]:
+                continue
+            target = (giver + 3) % SEATS
+            hands[giver][card] -= 1
+            hands[target][card] += 1
+            eaten.add(target)
+            pre.append(DeclareEvent(seat=giver, what="tribute", cards=(card,),
+                                    args={"target": target, "kind": "dian"}))
+        self.chong_seats: list[int] = []
+        self.heads: list[DeclareEvent] = []
+        calm = [s for s in range(SEATS)
+                if not any(n > 0 and ORDER[c.rank] >= TWO for c, n in hands[s].items())]
+        if calm and rng.random() < 0.8:
+            seat = rng.choice(calm)
+            counts = Counter(ORDER[c.rank] for c in hands[seat].elements())
+            sets = sum(counts[o] // n for o, n in ((7, 5), (8, 4), (9, 3), (10, 2), (11, 2)))
+            chong = sets >= 3 and rng.random() < 0.6
+            if settings.revolution:
+                pre.append(DeclareEvent(seat=seat, what="revolution"))
+                if not chong and rng.random() < 0.3:
+                    self.heads.append(DeclareEvent(seat=(seat + 3) % SEATS, what="yaotou"))
+            if chong:
+                pre.append(DeclareEvent(seat=seat, what="chongdian"))
+                self.chong_seats.append(seat)
         start = [sum(h.values()) for h in hands]
+        self.start = [h.copy() for h in hands]
         deal = DealEvent(game=self.rules.name, seats=SEATS, options={"leader": leader}, hand_sizes=tuple(start))
         self.events.append(deal)
         self.ref = GoujiReferee(deal, 0, self.rules)
@@ -124,10 +163,41 @@ class _Sim:
             self.ref.feed(len(self.events), ev)
             if self.with_hands:
                 self.events.append(ev)
-        for ev in [*xuan, *declares]:
+        for ev in pre:
             faults = self.ref.feed(len(self.events), ev)
             assert not faults, (ev, faults)
             self.events.append(ev)
+
+    def dealt_fours(self, seat: int) -> list[Card]:
+        """The 4s a seat held before the referee threw them (its start hand less its plays)."""
+        return [c for c in self.start[seat].elements() if ORDER[c.rank] == FOUR]
+
+    def chongdian(self) -> None:
+        """The three 纯够级 plays of a 冲点 seat, each answered or let stand by its 对门."""
+        rng = self.rng
+        for seat in self.chong_seats:
+            opp = (seat + 3) % SEATS
+            for _ in range(3):
+                groups = self._hand(seat).by_order()
+                o, n = next((o, n) for o, n in ((7, 5), (8, 4), (9, 3), (10, 2), (11, 2))
+                            if len(groups.get(o, ())) >= n)
+                play = groups[o][:n]
+                self._emit(PlayEvent(seat=seat, cards=tuple(play)))
+                shape = parse_shape(play, self.ref.min_table)
+                assert isinstance(shape, Shape)
+                answers = [a for a in self._answers(opp, shape)
+                           if isinstance(p := parse_shape(a, self.ref.min_table), Shape) and beats(p, shape)]
+                if answers and rng.random() < 0.6:
+                    self._emit(PlayEvent(seat=opp, cards=tuple(rng.choice(answers))))
+                else:
+                    self._emit(PassEvent(seat=opp))
+            if self.ref.thrown.get(opp):
+                fours = [c for c in self.dealt_fours(opp)]
+                self._emit(DeclareEvent(seat=opp, what="throw4", cards=tuple(fours)))
+            if not self.rules.settings.revolution and rng.random() < 0.5:
+                self.heads.append(DeclareEvent(seat=opp, what=rng.choice(["youtou", "wutou"])))
+        for ev in self.heads:
+            self._emit(ev)
 
     # ------------------------------------------------------------------ choosing plays
     def _hand(self, seat: int) -> Hand:
@@ -206,7 +276,7 @@ class _Sim:
             return False
         jokers = len(groups.get(SJ, [])) + len(groups.get(BJ, []))
         plain = [o for o in groups if o not in (THREE, SJ, BJ)]
-        if self.rules.settings.zhashao_places_last and self.rng.random() < 0.3:
+        if self.rules.settings.zhashao_places_last and self.rng.random() < 0.04:
             return True                       # dare a 诈烧
         return len(plain) <= jokers
 
@@ -258,7 +328,10 @@ class _Sim:
         rng = self.rng
         shape = ref.cur.shape  # type: ignore[union-attr]
         p = 0.35 if ref.cur.restricted else 0.55  # type: ignore[union-attr]
-        if rng.random() > p:
+        owner = ref.cur.seat  # type: ignore[union-attr]
+        may_burn = (ref.cur.restricted and seat != (owner + 3) % SEATS  # type: ignore[union-attr]
+                    and not ref.is_wutou(seat))
+        if not may_burn and rng.random() > p:
             return False
         options = self._answers(seat, shape)
         rng.shuffle(options)
@@ -268,10 +341,7 @@ class _Sim:
                 continue
             if not self._ok(seat, play):
                 continue
-            owner = ref.cur.seat  # type: ignore[union-attr]
-            is_burn = (ref.cur.restricted and seat != (owner + 3) % SEATS  # type: ignore[union-attr]
-                       and not ref.is_wutou(seat))
-            if is_burn and not (self._burn_ready(seat, play) and rng.random() < 0.5):
+            if may_burn and not self._burn_ready(seat, play):
                 continue
             self._emit(PlayEvent(seat=seat, cards=tuple(play)))
             return True
@@ -298,19 +368,24 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
     Events before a mutation are legal; events after it may suffer from it."""
     sim = _Sim(game, rng, with_hands)
     sim.deal()
+    sim.chongdian()
     sim.play_out()
     events = sim.events
     if illegal <= 0:
         return events, []
     plays = [k for k, ev in enumerate(events) if isinstance(ev, PlayEvent)]
-    chosen = sorted(rng.sample(plays, min(illegal, len(plays))))
-    done: list[int] = []
-    for k in chosen:
+    plays = sorted(rng.sample(plays, min(len(plays), 6 * illegal)))    # ascending: each mutation
+    done: list[int] = []                                                 # sees the ones before it
+    for k in plays:
+        if len(done) >= illegal:
+            break
+        if any(abs(k - d) < 2 for d in done):
+            continue
         bad = _mutation(sim.rules, events, k, rng)
         if bad is not None:
             events[k] = bad
             done.append(k)
-    return events, done
+    return events, sorted(done)
 
 
 def _mutation(rules: object, events: list[AnyEvent], k: int, rng: random.Random) -> PlayEvent | None:
@@ -319,6 +394,8 @@ def _mutation(rules: object, events: list[AnyEvent], k: int, rng: random.Random)
     ref = GoujiReferee(deal, 0, rules)  # type: ignore[arg-type]
     for x in range(1, k):
         ref.feed(x, events[x])
+    if ref.phase != "play":
+        return None
     ev = events[k]
     assert isinstance(ev, PlayEvent)
     candidates: list[tuple[int, tuple[Card, ...]]] = []

@@ -278,6 +278,15 @@ def test_chongdian_failure_throws_fours(script) -> None:
     script(text + "2 pass\n3 4H   # gouji.four_discarded\n")
 
 
+def test_throw4_gives_the_count_back(script) -> None:
+    """002:46 扔掉4: without hands, ``throw4`` tells how many cards the 对门 has left."""
+    text = CHONG.format(a1="AH AS", a2="KH KS KD", a3="QH QS QC QD").replace(
+        "gouji-yucheng", "gouji-shandong").replace("0 !revolution\n", "").replace(
+        "deal gouji-shandong leader=1", "deal gouji-shandong leader=1 sizes=20,20,20,20,20,20")
+    result = script(text + "3 !throw4 4H 4S\n1 !throw4 4C   # gouji.throw4_bad\n")
+    assert result.deals[0].referee.counts[3] == 20 - 9 - 2
+
+
 def test_chongdian_plays_must_be_pure(script) -> None:
     script("""
 deal gouji-yucheng leader=1
