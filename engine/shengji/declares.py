@@ -51,6 +51,7 @@ class Declared:
     strength: int = -1        # 炒地皮's 反主 order index (-1: a plain 亮主)
     i: int = -1
     any_suit: bool = False    # ♥5 pair without a ``suit``: the trump may be any suit or 无主
+    chongzhu: bool = False    # 冲主: in the first deal the 冲主 seat itself deals (000 line 127)
 
 
 @dataclass
@@ -141,6 +142,10 @@ def judge_declare(i: int, ev: DeclareEvent, state: DeclareState, order: TrumpOrd
     if what in ("bury", "kou_di"):
         state.buried = True
         state.burier = ev.seat
+        if s.bury_all_jokers:  # 刮风 who buries (000 lines 115-121, 159, 171)
+            allowed = allowed_buriers(state, dealer)
+            if ev.seat not in allowed:
+                return Fault("guafeng.wrong_burier", {"seat": ev.seat, "expected": " / ".join(map(str, allowed))})
         if ev.cards and len(ev.cards) != s.bottom_size:
             return Fault("shengji.bottom_wrong_size", {"expected": s.bottom_size, "got": len(ev.cards)})
         return None
@@ -154,6 +159,33 @@ def judge_declare(i: int, ev: DeclareEvent, state: DeclareState, order: TrumpOrd
     if s.has_lei_shan:  # 刮风
         return _guafeng(i, what, ev, state, order)
     return _chaodipi(i, what, ev, state, order, attackers)
+
+
+def expected_burier(state: DeclareState, dealer: int) -> int:
+    """刮风: who buries when nobody said (000 lines 117-121, 159): the declarer's partner when a
+    dealer-side seat declared, else the dealer."""
+    if state.burier is not None:
+        return state.burier
+    first = state.liangzhu if state.zhan is None else state.zhanned[0] if state.zhanned else state.liangzhu
+    declarer = state.current.seat if state.zhan is None and state.current is not None else (
+        first.seat if first is not None else None)
+    if declarer is not None and declarer % 2 == dealer % 2:
+        return (declarer + 2) % 4
+    return dealer
+
+
+def allowed_buriers(state: DeclareState, dealer: int) -> tuple[int, ...]:
+    """刮风: the seats that may bury: with a 粘牌 after an attacker's 亮主 the dealer side agrees
+    among itself (000 line 171); otherwise the one seat of :func:`expected_burier`."""
+    saved, state.burier = state.burier, None
+    try:
+        one = expected_burier(state, dealer)
+    finally:
+        state.burier = saved
+    first = state.zhanned[0] if state.zhanned else None
+    if state.zhan is not None and first is not None and first.seat % 2 != dealer % 2:
+        return tuple(sorted((dealer, (dealer + 2) % 4)))
+    return (one,)
 
 
 def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: TrumpOrder) -> Fault | None:
@@ -180,6 +212,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         if d is None:
             return fault
         d.i = i
+        d.chongzhu = True
         state.current = d
         state.chongzhu_done = True
         state.shown_jokers[ev.seat] += d.jokers
@@ -307,4 +340,4 @@ def _chaodipi(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: T
     return Fault("shengji.unknown_declare", {"what": ev.what, "known": ", ".join(KNOWN)})
 
 
-__all__ = ["KNOWN", "DeclareState", "Declared", "judge_declare"]
+__all__ = ["KNOWN", "DeclareState", "Declared", "allowed_buriers", "expected_burier", "judge_declare"]

@@ -44,6 +44,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                   "en": "seat {seat} buried the bottom and had to bury every joker: {cards}"},
     "guafeng.declared_cards_buried": {"zh": "座位 {seat} 亮过的牌不能埋：{cards} 不在手里",
                                       "en": "seat {seat} may not bury the cards it showed: {cards} are not in its hand"},
+    "guafeng.wrong_burier": {"zh": "应由座位 {expected} 扣底，座位 {seat} 扣了底",
+                             "en": "seat {expected} buries the bottom, not seat {seat}"},
     "shengji.bottom_wrong_size": {"zh": "底牌应为 {expected} 张，实际 {got} 张",
                                   "en": "the bottom holds {expected} cards, {got} shown"},
     "shengji.bottom_twice": {"zh": "底牌已经亮过一次", "en": "the bottom was already shown"},

@@ -25,7 +25,7 @@ from ..verdict import Fault
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
 from .combos import Combo, Kind, classify
 from .compare import contest_key
-from .declares import DeclareState, judge_declare
+from .declares import DeclareState, expected_burier, judge_declare
 from .follow import follow_fault, is_imperfect
 from .levels import TeamLevel, advance, level_index, table_outcome
 from .order import trump_order
@@ -248,7 +248,7 @@ class ShengjiReferee(DealReferee):
                                                     "expected": self.sizes[ev.seat]}))
         held.subtract(played)
         self.hands[ev.seat] = +held
-        burier = self.declares.burier if self.declares.burier is not None else self.dealer
+        burier = expected_burier(self.declares, self.dealer)
         if self.settings.bury_all_jokers and ev.seat == burier:
             jokers = [c for c in ev.cards if c.is_joker]
             if len(jokers) > self.declares.shown_jokers[ev.seat]:
@@ -298,7 +298,7 @@ class ShengjiReferee(DealReferee):
         if len(cards) > self.left[seat]:
             faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": self.left[seat], "got": len(cards)}))
         if self.settings.bury_all_jokers and hand is None:
-            burier = self.declares.burier if self.declares.burier is not None else self.dealer
+            burier = expected_burier(self.declares, self.dealer)
             if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
                 faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
                                                                   "cards": [c for c in cards if c.is_joker]}))
@@ -521,7 +521,7 @@ class ShengjiReferee(DealReferee):
             out.append(Fault("shengji.trump_contradicts_declare", {
                 "trump": self.trump.value if self.trump else "无主",
                 "declared": cur.suit.value if cur.suit else "无主"}, self.declares.last_i, i))
-        if self.first_deal and cur.seat % 2 != self.dealer % 2:
+        if self.first_deal and (cur.seat % 2 != self.dealer % 2 or (cur.chongzhu and cur.seat != self.dealer)):
             out.append(Fault("shengji.first_dealer_not_declarer", {"dealer": self.dealer, "seat": cur.seat},
                              self.declares.last_i, i))
         return out

@@ -251,11 +251,13 @@ def test_no_bottom_event_when_dealer_side_keeps_it() -> None:
 
 
 def test_shown_cards_are_not_buried() -> None:
-    """000 line 149: the burier may not bury the cards it showed to declare."""
+    """000 line 149: a seat that buries may not bury the cards it showed to declare (here the
+    declaring dealer buries itself, which 000 line 117 already forbids)."""
     head = {"type": "deal", "game": "guafeng-zibo", "level": "7", "trump": "H", "dealer": 0,
             "hand_sizes": [3, 1, 1, 1]}
     declare = {"type": "declare", "seat": 0, "what": "liangzhu", "cards": ["SJ", "6H", "6H"]}
-    kept = [head, declare, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "6H"]}]
-    assert codes(kept) == {}
-    buried = [head, declare, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "4D"]}]
-    assert codes(buried)[2][0] == "guafeng.declared_cards_buried"
+    bury = {"type": "declare", "seat": 0, "what": "bury"}
+    kept = [head, declare, bury, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "6H"]}]
+    assert codes(kept) == {2: ("guafeng.wrong_burier", None)}
+    buried = [head, declare, bury, {"type": "hand", "seat": 0, "cards": ["SJ", "6H", "4D"]}]
+    assert codes(buried)[3][0] == "guafeng.declared_cards_buried"

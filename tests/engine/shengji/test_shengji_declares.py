@@ -105,6 +105,14 @@ CASES = [
      [None, None, None, None], "003:34 抄底 then rebury"),
     (MC, "S", [dec(0, "liangzhu", "7S"), dec(0, "bury", "2C 3C")], [None, "shengji.bottom_wrong_size"],
      "003:8 底牌8张"),
+    (GF, "H", [dec(0, "liangzhu", "SJ 5H 5H"), dec(2, "bury")], [None, None], "000:117 庄家亮牌 → partner buries"),
+    (GF, "H", [dec(0, "liangzhu", "SJ 5H 5H"), dec(0, "bury")], [None, "guafeng.wrong_burier"], "000:117, 159"),
+    (GF, "H", [dec(1, "liangzhu", "SJ 5H 5H"), dec(0, "bury")], [None, None], "000:119 非庄亮牌 → dealer buries"),
+    (GF, "H", [dec(1, "liangzhu", "SJ 5H 5H"), dec(2, "bury")], [None, "guafeng.wrong_burier"], "000:159"),
+    (GF, "S", [dec(1, "liangzhu", "SJ 5H 5H 6H 6H"), dec(3, "zhanpai", "BJ 6S 6S 7S 7S 8S 8S"), dec(2, "bury")],
+     [None, None, None], "000:171 粘牌 after an attacker's 亮主: the dealer side agrees"),
+    (GF, "S", [dec(1, "liangzhu", "SJ 5H 5H 6H 6H"), dec(3, "zhanpai", "BJ 6S 6S 7S 7S 8S 8S"), dec(3, "bury")],
+     [None, None, "guafeng.wrong_burier"], "000:171"),
     (GF, "S", [dec(0, "revolution")], ["shengji.unknown_declare"], "spec: declare what"),
     (AN, "S", [dec(0, "out")], [None], "spec: out"),
 ]
@@ -137,3 +145,16 @@ def test_trump_must_match_declares() -> None:
     events.append(dec(2, "liangzhu", "SJ 5S 5S"))
     result = judge_text([json.dumps(e) for e in events])
     assert result.verdicts[3].fault.code == "shengji.declare_after_play"
+
+
+def test_first_deal_chongzhu_seat_deals() -> None:
+    """000 line 127: 首轮冲主由冲主者为庄家."""
+    deal = {"type": "deal", "game": "guafeng-zibo", "level": "A", "trump": "S", "dealer": 0,
+            "hand_sizes": [1, 1, 1, 1]}
+    events = [deal, dec(0, "liangzhu", "SJ 5H 5H"), dec(2, "chongzhu", "SJ BJ 6S 6S"),
+              {"type": "play", "seat": 0, "cards": ["4D"]}]
+    result = judge_text([json.dumps(e) for e in events])
+    assert result.verdicts[2].fault.code == "shengji.first_dealer_not_declarer"
+    events[0] = dict(deal, dealer=2)
+    events[3] = {"type": "play", "seat": 2, "cards": ["4D"]}
+    assert all(v.ok for v in judge_text([json.dumps(e) for e in events]).verdicts)
