@@ -57,6 +57,22 @@ def _quiet(_status: CaptureStatus, _message: str) -> None:
     pass
 
 
+def _quiet_opencv() -> int | None:
+    """Silence OpenCV's own warnings while a device is probed (our status says it better)."""
+    try:
+        logging = cv2.utils.logging  # type: ignore[attr-defined]
+        level = logging.getLogLevel()
+        logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+        return int(level)
+    except AttributeError:
+        return None
+
+
+def _restore_opencv(level: int | None) -> None:
+    if level is not None:
+        cv2.utils.logging.setLogLevel(level)  # type: ignore[attr-defined]
+
+
 class VideoFileSource:
     """Every frame of a video file, in order."""
 
@@ -176,11 +192,14 @@ class LatestFrameReader:
             self._cond.notify_all()
 
     def _open(self) -> object | None:
+        level = _quiet_opencv()
         try:
             cap = self.opener()
         except Exception as exc:  # a driver error is a failed attempt, not a crash
             self.message = str(exc)
             return None
+        finally:
+            _restore_opencv(level)
         if cap is None or not cap.isOpened():  # type: ignore[attr-defined]
             if cap is not None:
                 cap.release()  # type: ignore[attr-defined]

@@ -39,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing log")
     p.add_argument("--calibrate-timeout", type=float, default=10.0,
                    help="seconds to look for the markers before giving up (default 10)")
+    p.add_argument("--retries", type=int, default=20,
+                   help="live sources: reconnection attempts before giving up (default 20, with back-off)")
+    p.add_argument("--stall", type=float, default=3.0, help="live sources: seconds without a frame that count as a stall")
     p.add_argument("--lang", choices=("zh", "en"), default="en", help="language of verdict messages")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--json", action="store_true", help="print one JSON object per play instead of text")
@@ -136,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     # the source
     try:
         source = open_source(camera=args.camera, video=args.video, url=args.url, folder=args.folder,
-                             on_status=status)
+                             on_status=status, stall_s=args.stall, max_retries=args.retries)
     except SourceError as exc:
         _err(f"{exc} [{exc.code}]")
         return 2
@@ -250,6 +253,13 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if pipeline.calibration is None and rc == 0:
         err = pipeline.last_calibration_error
-        _err(f"never calibrated: {err}" if err else "never calibrated: no frames")
+        if err is not None:
+            _err(f"never calibrated: {err} [{err.code}]")
+        else:
+            why = getattr(source, "message", "") or getattr(getattr(source, "status", None), "value", "")
+            _err(f"the source gave no frames ({why}); the log so far is kept in {args.out}")
         rc = 2
+    elif getattr(getattr(source, "status", None), "value", "") == "failed" and rc == 0:
+        _err(f"the source failed ({getattr(source, 'message', '')}); the log so far is kept in {args.out}")
+        rc = 3
     return rc
