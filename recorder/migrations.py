@@ -51,6 +51,8 @@ def _v1_to_v2(store: EventStore) -> list[str]:
         migrated.append(table_id)
     run("DROP TABLE events_v1")
     run("DROP TABLE tables_v1")
+    for stmt in schema.APPEND_ONLY[store.dialect]:
+        run(stmt)
     run("INSERT INTO audit (at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?)",
         (now_iso(), "cardref", "migrate", "ok", json.dumps(stats)))
     return migrated

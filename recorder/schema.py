@@ -78,3 +78,20 @@ V2_TABLES = (
 
 def v2_statements(pk: str) -> list[str]:
     return [s.format(pk=pk) for s in V2_TABLES]
+
+
+#: Events are append-only: the database itself refuses to change or delete one.
+APPEND_ONLY = {
+    "sqlite": (
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'cardref events are append-only'); END",
+        "CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'cardref events are append-only'); END",
+    ),
+    "postgresql": (
+        "CREATE FUNCTION cardref_events_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'cardref events are append-only'; END $$",
+        "CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events "
+        "FOR EACH ROW EXECUTE FUNCTION cardref_events_append_only()",
+    ),
+}

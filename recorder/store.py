@@ -363,6 +363,8 @@ class EventStore:
                 self._execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
                 for stmt in schema.v2_statements(self.pk):
                     self._execute(stmt)
+                for stmt in schema.APPEND_ONLY[self.dialect]:
+                    self._execute(stmt)
                 self._execute("INSERT INTO schema_version (version) VALUES (?)", (schema.CURRENT_VERSION,))
                 return []
             from .migrations import MIGRATIONS

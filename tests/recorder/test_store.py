@@ -299,3 +299,12 @@ def test_lost_connections_lose_and_duplicate_nothing(pg_url):
         stored = store.verdict_json("T1", "en")
         assert [stored[i] for i in range(len(logs.DEAL_GOUJI))] == _verdicts_json(
             judge_text(logs.DEAL_GOUJI).verdicts)
+
+
+def test_events_are_append_only_in_the_database(store):
+    store.append("T1", logs.DEAL_GOUJI[0])
+    for sql in ("UPDATE events SET line = 'x'", "DELETE FROM events"):
+        with pytest.raises(Exception, match="append-only"):
+            with store.transaction() as run:
+                run(sql)
+    assert store.lines("T1") == logs.DEAL_GOUJI[:1]
