@@ -56,10 +56,10 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
           workers: int = 2, name: str = "cards", resume: bool = False, model_yaml: str = "yolo11n.yaml",
           models_dir: Path = MODELS_DIR) -> dict:
     """Train (or resume) and publish the best weights and a model card; returns the card."""
+    yaml_path = data_yaml(data)
     _offline()
     from ultralytics import YOLO
 
-    yaml_path = data_yaml(data)
     run_dir = RUNS_DIR / name
     last = run_dir / "weights" / "last.pt"
     t0 = time.time()
