@@ -177,7 +177,13 @@ def _cards(corners: list[CornerDetection]) -> Counter:
 
 def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDetection]],
                   truth_cards: list[Counter], imgsz: int, conf: float) -> dict:
-    preds = predict(model, images, imgsz, conf)
+    sweep = sorted({0.1, 0.2, 0.3, 0.4, 0.5, 0.6, conf})
+    raw = predict(model, images, imgsz, min(sweep))
+    f1_by_conf = {}
+    for c in sweep:
+        kept = [[d for d in p if d.conf >= c] for p in raw]
+        f1_by_conf[str(c)] = multiset_f1([_cards(p) for p in kept], truth_cards)["f1"]
+    preds = [[d for d in p if d.conf >= conf] for p in raw]
     pred_cards = [_cards(p) for p in preds]
     corner_pred = [Counter(c.card for c in p) for p in preds]
     corner_true = [Counter(c.card for c in t) for t in truth_corners]
@@ -195,6 +201,7 @@ def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDete
         "confusion_table": conf_m,
         "confusion": format_confusion(conf_m),
         "imgsz": imgsz, "conf": conf,
+        "card_f1_by_conf": f1_by_conf,
     }
 
 
@@ -254,6 +261,7 @@ def summarise(name: str, res: dict) -> str:
              f"card F1 {cf['f1']:.4f} (P {cf['precision']:.4f} R {cf['recall']:.4f}; exact images {cf['images_exact']:.3f})",
              f"corner F1 {res['corner_f1']['f1']:.4f}; corners found (IoU>=0.5) {res['corner_recall_iou50']:.4f};"
              f" class right when found {res['corner_class_accuracy_when_found']:.4f}"]
+    lines.append("card F1 by confidence threshold: " + ", ".join(f"{k}: {v:.4f}" for k, v in res["card_f1_by_conf"].items()))
     if "mAP50-95" in res:
         lines.append(f"mAP50 {res['mAP50']:.4f}  mAP50-95 {res['mAP50-95']:.4f}")
     lines.append(res["confusion"])

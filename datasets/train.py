@@ -164,9 +164,9 @@ def write_readme(card: dict, path: Path) -> None:
             lines.append(f"### {name}")
             lines.append("")
             for k, v in res.items():
-                if k in ("confusion", "per_class"):
+                if k in ("confusion", "confusion_counts"):
                     continue
-                lines.append(f"- {k}: {v}")
+                lines.append(f"- {k}: {json.dumps(v) if isinstance(v, dict) else v}")
             if "confusion" in res:
                 lines.append("")
                 lines.append("Confusion among the easily confused classes (rows truth, columns prediction):")
