@@ -46,7 +46,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     s = ref.s
     if what not in s.declares:
         known = {"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
-                 "youtou", "wutou", "rangpai", "burn", "rendian", "out", "throw4"}
+                 "youtou", "wutou", "rangpai", "burn", "rendian", "out", "throw4", "kaidian"}
         code = "gouji.not_in_variant" if what in known else "gouji.unknown_declare"
         return [Fault(code, {"seat": seat, "what": what, "game": ref.deal.game})]
     if ref.phase == "void":
@@ -297,6 +297,13 @@ def _throw4(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
+def _kaidian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+    """A spoken 开点 claim: confirmed when the plays earned it (004:9), a fault otherwise."""
+    if ev.seat not in ref.kaidian:
+        return [Fault("gouji.kaidian_not_earned", {"seat": ev.seat})]
+    return []
+
+
 def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     seat = ev.seat
     count = ref.counts[seat]
@@ -311,7 +318,7 @@ def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 _HANDLERS = {
     "buy3": _buy, "buy4": _buy, "xuandian": _xuandian, "kangong": _kangong, "tribute": _tribute,
     "revolution": _revolution, "chongdian": _chongdian, "burn": _burn, "rangpai": _rangpai,
-    "rendian": _rendian, "throw4": _throw4, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
+    "rendian": _rendian, "kaidian": _kaidian, "throw4": _throw4, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
 }
 
 

@@ -89,6 +89,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "gouji.out_with_cards": {"zh": "座位 {seat} 还有 {left} 张牌，不能算出完", "en": "seat {seat} still holds {left} cards"},
     "gouji.throw4_bad": {"zh": "座位 {seat} 不能这样扔4（只有冲点失败者的对门扔掉自己所有的4）",
                          "en": "seat {seat} cannot throw these 4s (only the 对门 of a failed 冲点 throws all its 4s)"},
+    "gouji.kaidian_not_earned": {"zh": "座位 {seat} 没有开点（要自己的纯够级无人上，紧接着出4）",
+                                 "en": "seat {seat} has not earned 开点 (its own unanswered 纯够级, then at once a 4)"},
     "gouji.chongdian_over": {"zh": "座位 {seat} 的三手冲点牌已经出完", "en": "seat {seat} has played its three 冲点 plays"},
     "gouji.chongdian_not_pure": {"zh": "冲点要出纯够级牌：{cards} 不是", "en": "冲点 plays must be 纯够级; {cards} is not"},
     "gouji.chongdian_unfinished": {"zh": "座位 {chong} 的冲点还没结束，座位 {seat} 不能出牌",

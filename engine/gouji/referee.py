@@ -10,7 +10,7 @@ Declares (``what``; see ``docs/rules/gouji.md``): ``buy3``/``buy4`` (``from`` se
 default), ``kangong``, ``tribute`` (``target``, ``kind`` dian|shao|men|luo|chuan, ``cards``),
 ``revolution`` (禹城), ``chongdian`` (optional ``prev_rank``), ``yaotou`` (禹城), ``youtou``
 (山东), ``wutou``, ``rangpai`` (禹城), ``burn`` (烧牌 declaration, optional ``target``),
-``rendian`` (认点), ``throw4`` (山东: the 对门 of a failed 冲点 throws its 4s, ``cards``),
+``rendian`` (认点), ``kaidian`` (a spoken 开点, confirmed only if the plays earned it), ``throw4`` (山东: the 对门 of a failed 冲点 throws its 4s, ``cards``),
 ``out`` (the seat went out, for logs without hands).
 
 :meth:`GoujiReferee.state` keys (JSON-able, for the dashboard):

@@ -121,7 +121,7 @@ class GoujiSettings:
     #: Accepted declare names for this variant (see module docstring of ``referee``).
     declares: frozenset[str] = field(default_factory=lambda: frozenset({
         "buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
-        "wutou", "rangpai", "burn", "rendian", "out"}))
+        "wutou", "rangpai", "burn", "rendian", "kaidian", "out"}))
 
     def min_count(self) -> dict[int, int]:
         return {int(r): n for r, n in self.gouji_min}
@@ -152,5 +152,5 @@ SHANDONG = GoujiSettings(
     prep_stages=(("kangong", 0), ("xuandian", 1), ("buy3", 2), ("buy4", 2), ("tribute", 3),
                  ("chongdian", 4)),      # 002 l.52
     declares=frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "chongdian", "youtou",
-                        "wutou", "burn", "rendian", "out", "throw4"}),
+                        "wutou", "burn", "rendian", "kaidian", "out", "throw4"}),
 )

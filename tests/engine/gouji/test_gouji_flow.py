@@ -330,6 +330,24 @@ deal gouji-yucheng leader=3 sizes=2,9,9,9,9,9
 5 pass
 0 4H      # gouji.does_not_beat
 """),
+    ("004:9 a spoken 开点 is confirmed only when earned", f"""
+{Y}
+0 KH KS
+3 pass
+0 4H
+0 !kaidian
+1 !kaidian   # gouji.kaidian_not_earned
+"""),
+    ("004:11 四户乱缠后不可烧牌: nothing to burn, everyone answers as 无头", f"""
+{Y}
+0 5H
+0 3H
+1 6H
+1 3S
+2 KH KS
+4 !burn      # gouji.burn_nothing
+4 AH AS
+"""),
     ("004:9 可以直接发4认点 (a 4 led otherwise)", f"""
 {Y}
 0 4H
@@ -385,6 +403,68 @@ deal gouji-yucheng leader=0 sizes=2,9,9,9,9,9
 3 AH AS
 """),
 ]
+
+
+KAIDIAN_CLOSED = [
+    ("004:9 有人走头科后不能开点 (禹城)", "gouji-yucheng", []),
+    ("004:25 山东 (002 silent): open until 四户乱缠, decision D7", "gouji-shandong", [1]),
+]
+
+
+@pytest.mark.parametrize("cite,game,kaidian", KAIDIAN_CLOSED, ids=[c[0] for c in KAIDIAN_CLOSED])
+def test_kaidian_after_touke(script, cite: str, game: str, kaidian: list[int]) -> None:
+    deal = script(f"""
+deal {game} leader=0
+0 5H
+0 3H
+1 KH KS
+4 pass
+1 4H
+""").summary()["deals"][0]
+    assert deal["kaidian"] == kaidian
+
+
+def test_kaidian_closed_after_the_opposite_went_out(script) -> None:
+    """004:25 对家出完牌（革命除外）自己不能开点."""
+    deal = script("""
+deal gouji-shandong leader=4
+4 5H
+4 3H
+5 6H
+1 7H
+2 pass
+3 pass
+5 pass
+0 pass
+1 KH KS
+2 pass
+3 pass
+5 pass
+0 pass
+1 4H
+""").summary()["deals"][0]
+    assert deal["kaidian"] == []
+
+
+def test_zhashao_ranks_below_men(script) -> None:
+    """002:18 诈烧判定的拉客严重于被闷判定为的拉客."""
+    deal = script("""
+deal gouji-shandong leader=0
+0 KH KS
+1 AH AS
+1 7H      # 诈烧: a burn play without a joker (002:13)
+2 8H
+2 3D
+3 9H
+4 10H
+5 pass
+0 pass
+3 JH
+3 3C
+4 3H      # gouji.men_out
+""").summary()["deals"][0]
+    assert deal["zhashao"] == [1] and deal["men"] == [{"seat": 4, "by": 3}]
+    assert deal["order"][5] == 1 and deal["order"][4] == 4 and deal["order"][:2] == [2, 3]
 
 
 @pytest.mark.parametrize("cite,text", CASES, ids=[c[0] for c in CASES])
