@@ -326,7 +326,10 @@ def scoreboard(dv: views.DealView, lang: str) -> None:
     else:
         b = views.gouji_board(dv, lang)
         st.markdown(f"**{tr('score.played', lang)}**")
-        st.bar_chart(pd.DataFrame({"n": list(b["played"].values())}, index=list(b["played"].keys())), height=180)
+        data = {tr("score.played_n", lang): list(b["played"].values())}
+        if b["remaining"]:
+            data[tr("score.remaining_n", lang)] = [0 if v == views.NONE else int(v) for v in b["remaining"].values()]
+        st.bar_chart(pd.DataFrame(data, index=list(b["played"].keys())), height=180, stack=True)
         c = st.columns(3)
         _metric(c[0], tr("score.gouji", lang), b["gouji"])
         _metric(c[1], tr("score.may_answer", lang), b["may_answer"])

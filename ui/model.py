@@ -22,7 +22,9 @@ from typing import Any, Protocol
 from cardref.engine.cards import CardCodeError, parse_cards
 from cardref.engine.eventlog import read_lines
 from cardref.engine.events import CorrectEvent, DealEvent, PlayEvent
-from cardref.engine.judge import Judge, JudgeResult
+from cardref.engine.judge import JudgeResult
+
+from .safejudge import judge as safe_judge
 
 #: Events whose detector confidence is below this wait for a person's confirmation.
 DEFAULT_CONFIRM_BELOW = 0.6
@@ -137,7 +139,7 @@ class TableLog:
             cached = self._cache.get(key)
             if cached is not None and len(cached.verdicts) == key:
                 return cached
-            result = Judge.judge(read_lines(list(lines)))
+            result = safe_judge(read_lines(list(lines)))
             if len(self._cache) > 512:
                 self._cache.clear()
             self._cache[key] = result

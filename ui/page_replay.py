@@ -7,12 +7,13 @@ from pathlib import Path
 
 import streamlit as st
 from cardref.engine.eventlog import read_lines
-from cardref.engine.judge import Judge, JudgeResult
+from cardref.engine.judge import JudgeResult
 
 from . import screen, state, views
 from .i18n import tr
 from .model import TableLog
 from .overlay import draw_overlay, zone_polygons
+from .safejudge import judge as safe_judge
 from .sources import SourceError, VideoFrames, load_calibration, load_detections
 
 
@@ -23,7 +24,7 @@ def _judge(lines: list[str]) -> JudgeResult:
     if hit is None:
         if len(cache) > 400:
             cache.clear()
-        hit = cache[key] = Judge.judge(read_lines(lines))
+        hit = cache[key] = safe_judge(read_lines(lines))
     return hit
 
 
@@ -44,11 +45,31 @@ def _open_controls(lang: str) -> None:
                 st.error(tr("banner.cannot_open", lang, path=path, detail=problem))
             else:
                 st.session_state["playing"] = False
+        _store_tables(lang)
         if st.button(tr("source.demo", lang), key="replay_demo_btn"):
             from .config import DEMO_LOG, DEMO_VIDEO
 
             state.open_replay(str(DEMO_LOG), str(DEMO_VIDEO) if DEMO_VIDEO.is_file() else None)
             st.session_state["playing"] = True
+
+
+def _store_tables(lang: str) -> None:
+    """Tables of the recorder's store, to replay (into this session's copy)."""
+    cfg, _ = state.config()
+    try:
+        store = state.store(cfg.store)
+        tables = [t for t in store.tables() if t.events]
+    except Exception:
+        return
+    if not tables:
+        return
+    c1, c2 = st.columns([6, 1])
+    names = {t.id: f"{t.name or t.id} · {t.events} · {t.created_at}" for t in tables}
+    table_id = c1.selectbox(tr("replay.store", lang), list(names), format_func=names.get, key="replay_store_pick")
+    if c2.button("", key="replay_store_open", icon=":material/folder_open:"):
+        log = TableLog.from_text(store.lines(table_id), name=str(table_id))
+        state.set_replay(log, None, f"{tr('page.tournament', lang)}: {names[table_id]}")
+        st.session_state["playing"] = False
 
 
 def _ensure_loaded(lang: str) -> bool:

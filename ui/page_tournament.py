@@ -8,13 +8,6 @@ from . import state
 from .i18n import tr
 
 
-@st.cache_resource(show_spinner=False)
-def _store(url: str | None):  # type: ignore[no-untyped-def]
-    from cardref.recorder import open_store
-
-    return open_store(url) if url else open_store()
-
-
 def render() -> None:
     lang = state.lang()
     cfg, _ = state.config()
@@ -24,7 +17,7 @@ def render() -> None:
         st.info(tr("banner.store_missing", lang))
         return
     try:
-        store = _store(cfg.store)
+        store = state.store(cfg.store)
     except Exception as exc:  # a store that cannot be opened: say so, keep the app up
         st.error(tr("banner.cannot_open", lang, path=cfg.store or "store", detail=str(exc)))
         return

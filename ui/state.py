@@ -209,3 +209,12 @@ def ensure_replay() -> str | None:
     st.session_state["playing"] = bool(cfg.autoplay and cfg.mode == "demo")
     st.session_state["speed"] = cfg.speed
     return None
+
+
+@st.cache_resource(show_spinner=False)
+def store(url: str | None) -> Any:
+    """The recorder's store (``--store``, else ``$CARDREF_DB``, else its default file); raises
+    when it cannot be opened."""
+    from cardref.recorder import open_store
+
+    return open_store(url)

@@ -190,6 +190,9 @@ def log_banners(lines: list[str], result: JudgeResult, lang: str = "zh") -> list
     out: list[Banner] = []
     if not lines:
         return [Banner("info", tr("banner.empty_log", lang))]
+    error = getattr(result, "engine_error", None)
+    if error:
+        out.append(Banner("error", tr("banner.engine_error", lang, detail=error)))
     bad = [v for v in result.verdicts if v.fault is not None and v.fault.code.startswith(("log.bad_json",
            "log.not_object", "log.unknown_type", "event."))]
     if bad:
@@ -199,7 +202,7 @@ def log_banners(lines: list[str], result: JudgeResult, lang: str = "zh") -> list
         if v.fault is not None and v.fault.code in ("log.unknown_game", "log.seats_mismatch"):
             out.append(Banner("error", tr("banner.unknown_game", lang, detail=v.to_json(lang)["message"])))
     unsupported = sorted({d.deal.game for d in result.deals if not d.judged and d.referee is not None
-                          and getattr(d.referee, "rules", None) is not None})
+                          and getattr(d.referee, "rules", None) is not None}) if not error else []
     for game in unsupported:
         out.append(Banner("warning", tr("banner.unsupported", lang, game=game)))
     if not result.deals:
@@ -254,6 +257,14 @@ def seat_names(deal: DealEvent, lang: str = "zh", overrides: dict[int, str] | No
             name = names[s].strip()
         out.append(name or tr("seat.name", lang, s=s))
     return out
+
+
+def safe_summary(run: DealRun) -> dict[str, Any]:
+    try:
+        out = run.summary()
+    except Exception:  # an engine bug must not take the screen down
+        return {"game": run.deal.game, "i": run.index, "judged": False}
+    return out if isinstance(out, dict) else {}
 
 
 def _deal_events(result: JudgeResult, run: DealRun) -> list[tuple[int, AnyEvent | None, Verdict]]:
@@ -325,7 +336,7 @@ def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: 
     except Exception:  # an engine bug must not take the screen down
         state = {}
     state = state if isinstance(state, dict) else {}
-    summary = run.summary()
+    summary = safe_summary(run)
     trick = _state_trick(state)
     if trick == [] and isinstance(state.get("tricks"), list) and state["tricks"]:
         last = state["tricks"][-1]  # between tricks: keep showing the one just won
@@ -491,26 +502,44 @@ def _seat_list(value: Any, view: DealView) -> str:
     return show(value)
 
 
+def _name(view: DealView, seat: Any) -> str:
+    return view.names[seat] if isinstance(seat, int) and 0 <= seat < view.seats else show(seat)
+
+
 def gouji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
     """够级: cards played per seat, 够级 and 烧牌 in progress, finishing order, 开点, tributes."""
     s, st = view.summary, view.state
-    gouji = pick(st, "gouji", "gouji_in_progress", "challenge")
-    answer = pick(st, "may_answer", "answer", "can_answer")
-    if isinstance(gouji, dict):
-        answer = answer if answer is not None else pick(gouji, "may_answer", "answer")
-        gouji_text = ", ".join(f"{k}: {_seat_list(v, view)}" for k, v in gouji.items() if k not in ("may_answer", "answer"))
+    cur = st.get("current_play") if isinstance(st.get("current_play"), dict) else None
+    gouji = pick(st, "gouji", "gouji_in_progress")
+    if cur is not None and cur.get("gouji"):
+        gouji_text = f"{_name(view, cur.get('seat'))} {' '.join(codes_of(cur.get('cards')))}"
+        owner = st.get("gouji_owner")
+        if isinstance(owner, int):
+            gouji_text += " · " + ("只许对门应答" if lang == "zh" else "only the 对门 may answer")
+    elif isinstance(gouji, dict):
+        gouji_text = ", ".join(f"{k}: {_seat_list(v, view)}" for k, v in gouji.items())
     else:
         gouji_text = _seat_list(gouji, view) if gouji not in (None, False) else NONE
+    answer = pick(st, "may_answer", "answer", "can_answer")
     burning = pick(st, "burning", "shao", "burn")
     if isinstance(burning, dict):
-        burning_text = ", ".join(f"{k}: {_seat_list(v, view)}" for k, v in burning.items())
+        burning_text = f"{_name(view, burning.get('seat'))} → {_name(view, burning.get('target'))}"
+        if burning.get("plays") is not None:
+            burning_text += f" ({show(burning.get('plays'))})"
     else:
-        burning_text = _seat_list(burning, view) if burning not in (None, False) else NONE
+        burning_text = _seat_list(burning, view) if burning not in (None, False, []) else NONE
     order = pick(s, "order")
     if order is None:
         order = pick(st, "order", "finished")
-    if not order:
-        order = [sv.seat for sv in sorted((sv for sv in view.seat_views if sv.out_place), key=lambda x: x.out_place or 0)]
+    places = st.get("place_names") if isinstance(st.get("place_names"), list) else None
+    if isinstance(order, list) and any(x is None for x in order):  # six slots, some undecided
+        order_text = " · ".join(f"{places[k] if places and k < len(places) else k + 1}: {_name(view, x)}"
+                                for k, x in enumerate(order) if x is not None) or NONE
+    else:
+        if not order:
+            order = [sv.seat for sv in sorted((sv for sv in view.seat_views if sv.out_place),
+                                              key=lambda x: x.out_place or 0)]
+        order_text = _seat_list(list(order), view) if order else NONE
     kaidian = pick(s, "kaidian")
     if kaidian is None:
         kaidian = pick(st, "kaidian")
@@ -525,12 +554,14 @@ def gouji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
                     "from": _seat_list(t.get("from"), view), "to": _seat_list(t.get("to"), view),
                     "count": show(t.get("count")), "kind": show(t.get("kind")),
                 })
+    remaining = st.get("remaining") if isinstance(st.get("remaining"), list) else None
     return {
         "played": {view.names[sv.seat]: sv.played for sv in view.seat_views},
+        "remaining": {view.names[k]: show(n) for k, n in enumerate(remaining[: view.seats])} if remaining else {},
         "gouji": gouji_text,
-        "may_answer": _seat_list(answer, view) if answer is not None else NONE,
+        "may_answer": _seat_list(answer, view) if answer not in (None, []) else NONE,
         "burning": burning_text,
-        "order": _seat_list(list(order), view) if order else NONE,
+        "order": order_text,
         "kaidian": _seat_list(kaidian, view) if kaidian else NONE,
         "tributes": trib_rows,
     }
@@ -542,7 +573,7 @@ def match_history(lines: list[str], result: JudgeResult, lang: str = "zh") -> li
     for n, run in enumerate(result.deals, start=1):
         end = run.end if run.end is not None else len(result.verdicts)
         faults_n = sum(1 for v in result.verdicts[run.index:end] if not v.ok)
-        summ = run.summary()
+        summ = safe_summary(run)
         names = seat_names(run.deal, lang)
         if not run.judged:
             outcome = tr("score.unjudged", lang)

@@ -134,3 +134,15 @@ def test_english_switch_keeps_game_terms_in_chinese(app, ui) -> None:
     assert "Attacker points" in text and "Referee panel" in text
     assert "扣底 multiplier" in text
     assert "抓分方得分" not in text
+
+
+def test_gouji_scoreboard_renders_from_the_engine_state(app, ui, tmp_path) -> None:
+    deal = {"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": 0, "names": ["甲", "乙", "丙", "丁", "戊", "己"]}
+    plays = [{"type": "play", "seat": 0, "cards": ["5S", "5H"]}, {"type": "play", "seat": 1, "cards": ["7S", "7D"]},
+             {"type": "pass", "seat": 2}, {"type": "play", "seat": 3, "cards": ["9C", "9C"]},
+             {"type": "declare", "seat": 2, "what": "kaidian"}]
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "g.jsonl", [deal, *plays])))
+    at.button(key="rp_last").click().run()
+    text = ui.texts(at)
+    assert "够级进行中" in text and "出完顺序" in text and "烧牌进行中" in text and "下一局进贡" in text
+    assert "各家已出牌数" in text

@@ -101,3 +101,24 @@ def test_points_series_from_engine_tricks() -> None:
     assert views.points_series(dv) == [{"trick": 1, "points": 10, "attacker_points": 10},
                                        {"trick": 2, "points": 5, "attacker_points": 10},
                                        {"trick": 3, "points": 20, "attacker_points": 30}]
+
+
+def test_an_engine_that_raises_falls_back_to_the_generic_checks(monkeypatch) -> None:
+    from cardref.engine import registry
+    from cardref.engine.events import DealEvent
+
+    deal = {"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "2", "trump": "H", "dealer": 0}
+    referee = registry.get("guafeng-zibo").new_deal(DealEvent(game="guafeng-zibo", seats=4, options={}), 0)
+
+    def boom(self, i, event):  # noqa: ANN001
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(type(referee), "feed", boom)
+    log = TableLog.from_text("\n".join(json.dumps(x) for x in [
+        deal, {"type": "play", "seat": 0, "cards": ["BJ", "BJ"]}, {"type": "play", "seat": 1, "cards": ["BJ"]}]))
+    result = log.result()
+    assert "engine bug" in result.engine_error
+    assert result.verdicts[2].fault.code == "deck.too_many_copies"  # the generic checks still run
+    banners = views.log_banners(log.snapshot(), result)
+    assert any("engine bug" in b.text and b.level == "error" for b in banners)
+    assert views.deal_view(log.snapshot(), result) is not None
