@@ -38,6 +38,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--gating", action="store_true", help="also measure motion gating on a mostly still table")
     p.add_argument("--merge", action="store_true", help="also measure corner-merging accuracy")
     p.add_argument("--merge-only", action="store_true", help="only the corner-merging accuracy")
+    p.add_argument("--scenes", type=int, default=0,
+                   help="with --merge/--merge-only: also merge the labels of N rendered scenes (slow: ~2 s each)")
     return p.parse_args(argv)
 
 
@@ -139,10 +141,43 @@ def bench_merge() -> None:
         print(f"  {label:<44} cards {acc['cards']:.4f}  tables {acc['tables']:.3f}  ({acc['n_cards']} cards)")
 
 
+def bench_merge_scenes(n: int) -> None:
+    """Merge the labelled corners of rendered table scenes and compare with their cards."""
+    try:
+        from cardref.datasets.faces import list_designs
+        from cardref.datasets.scenes import SceneConfig, render_scene
+        designs = list_designs()
+    except Exception as exc:  # noqa: BLE001 - the generator is optional here
+        print(f"corner merging on rendered scenes: not available ({exc})")
+        return
+    from cardref.vision.detector.merge import merge_corners
+    from cardref.vision.types import CornerDetection
+
+    cfg = SceneConfig(width=1280, height=720)
+    ok = total = extra = missing = 0
+    for seed in range(n):
+        scene = render_scene(10_000 + seed, designs, cfg)
+        corners, truth = [], {}
+        for label in scene.labels:
+            corner = CornerDetection(label.card, 0.9, tuple(float(v) for v in label.box))
+            corners.append(corner)
+            truth.setdefault(label.card_id, set()).add(corner)
+        found = {frozenset(c.corners) for c in merge_corners(corners)}
+        want = [frozenset(v) for v in truth.values()]
+        ok += sum(w in found for w in want)
+        total += len(want)
+        extra += max(0, len(found) - len(want))
+        missing += max(0, len(want) - len(found))
+    print(f"corner merging on {n} rendered 1280x720 scenes (true corner labels, {len(designs)} designs): "
+          f"cards {ok}/{total} = {ok / max(total, 1):.4f} recovered exactly; {extra} extra, {missing} missing")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(list(argv or []))
     if args.merge_only:
         bench_merge()
+        if args.scenes:
+            bench_merge_scenes(args.scenes)
         return 0
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -171,4 +206,6 @@ def main(argv: list[str] | None = None) -> int:
         bench_gating(frames, results.get(auto))
     if args.merge:
         bench_merge()
+        if args.scenes:
+            bench_merge_scenes(args.scenes)
     return 0

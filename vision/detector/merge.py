@@ -8,26 +8,24 @@ The matcher works per code.  Its unit is the index size ``s`` (the longer side o
 index box, which barely changes as the card turns).  Two same-code indices can belong to
 one card when
 
-* their centres are ``min_ratio``..``max_ratio`` index sizes apart (an index is about a
+* their centres are ``min_ratio``..``max_ratio`` index sizes apart.  An index is about a
   fifth of the card's height and the indices sit a diagonal apart: 3.8 s is the median of
-  the real-cards phone photos, 95% lie in 2.7..4.7; the lower bound 2.5 keeps neighbours
-  in a fan of identical cards apart, at the price of splitting a card seen so obliquely
-  that its indices are closer than 2.5 index sizes: 3% of the phone photos, rare under a
-  camera looking down at the table);
-* their sizes are alike (both lie at the same distance from the camera).
-
-* they are turned alike: when both boxes are clearly elongated (the card upright or
-  sideways, within ~20 degrees), both are elongated the same way and the step between
+  the real-cards phone photos (95% in 2.7..4.7); the rendered training scenes, whose
+  designs label anything from the whole rank-and-suit block to the suit alone, spread
+  from 3 to 11 (median 4.8), hence the wide upper bound.  The lower bound 2.5 keeps
+  neighbours in a fan of identical cards apart, at the price of splitting a card seen so
+  obliquely that its indices are closer than 2.5 index sizes (3% of the phone photos);
+* their sizes are alike (both lie at the same distance from the camera);
+* they are turned alike: when both boxes are clearly elongated (the card within ~20
+  degrees of upright or sideways) both are elongated the same way, and the step between
   them runs along their long side by at least ``min_axis_share`` and across it by at
-  least ``min_cross_share`` (one card's indices sit
-  diagonally across it; upright indices side by side are neighbours in a row of cards);
-  and the step runs along the right diagonal: a card's indices sit top-left and
-  bottom-right, so for an upright (or upside-down) card the step goes down-right
-  (``dx * dy > 0``) and for a sideways card down-left.  Without this, the bottom-right
-  index of one upright card and the top-left index of its right-hand twin would fit as
-  well as the card's own pair.  ``index_diagonal = -1`` is for mirrored images, 0 turns
-  the test off.
-
+  least ``min_cross_share`` (one card's indices sit diagonally across it; upright indices
+  side by side are neighbours in a row of cards).  The step also runs along the right
+  diagonal: a card's indices sit top-left and bottom-right, so for an upright (or
+  upside-down) card the step goes down-right (``dx * dy > 0``) and for a sideways card
+  down-left (99% of the rendered scenes' pairs).  Without this, the bottom-right index of
+  one upright card and the top-left index of its right-hand twin would fit as well as the
+  card's own pair.  ``index_diagonal = -1`` is for mirrored images, 0 turns it off;
 * no other index (of any code) lies on the card face between them: within
   ``blocker_ratio`` s of the segment joining them, or within ``blocker_disc`` of its length
   from its midpoint.  Visible indices there mean a fan or row of cards, not one card.
@@ -41,6 +39,10 @@ four decks show at most eight); above ``exact_limit`` corners a greedy best-firs
 is used.
 Every corner left unpaired is a card on its own (a fanned hand shows one index per card).
 Two detections of one index (centres within ``duplicate_ratio`` s) count once.
+Designs with an index in all four corners: four same-code indices whose two diagonals
+share their midpoint and length (at the card's angle) are one card, found before the
+pairing; a lone index where a pair's card would have its third or fourth corner joins it
+(``four_index``).
 
 Known limits (the matcher sees only axis-aligned boxes, never the card outline):
 
@@ -73,25 +75,27 @@ JOKER_CODES = frozenset({"SJ", "BJ"})
 class MergeSettings:
     """Geometry of a card's two indices, in index sizes (see the module docstring)."""
 
-    #: Typical centre distance of one card's two indices / index size (real-cards median 3.8).
+    #: Typical centre distance of one card's two indices / index size (real-cards median 3.8;
+    #: a frame with ``adapt_after`` pairs uses its own median instead).
     expected_ratio: float = 3.8
     min_ratio: float = 2.5
-    max_ratio: float = 7.5
-    #: Jokers carry a tall "JOKER" word as their index, so their indices are relatively closer
-    #: (real-cards: median 1.4, 95% below 2.3).
-    joker_expected_ratio: float = 1.6
+    max_ratio: float = 12.0
+    #: A joker's index differs per design: a tall "JOKER" word (real-cards: ratio 1.2..2.5)
+    #: or a small star or letter (rendered designs: up to 15).
+    joker_expected_ratio: float = 2.2
     joker_min_ratio: float = 0.9
-    joker_max_ratio: float = 2.3
+    joker_max_ratio: float = 16.0
     #: Largest size ratio of two indices of one card.
     max_size_ratio: float = 2.0
     #: A box counts as elongated (its card upright or sideways) above this aspect ratio.
     elongated: float = 1.3
     #: For two elongated indices, the share of the step along their long side must reach this
-    #: (a card upright within 22 degrees puts at least 0.48 of it there).
-    min_axis_share: float = 0.35
+    #: (a flat card within 22 degrees of upright puts 0.48 of it there; perspective and
+    #: index layouts of other designs less, hence the margin).
+    min_axis_share: float = 0.2
     #: ... and the share across it at least this (the step is a diagonal, 17..61 degrees off
     #: the long side for a card within 22 degrees of upright; a joker's 14..90).
-    min_cross_share: float = 0.17
+    min_cross_share: float = 0.08
     joker_min_axis_share: float = 0.0
     #: +1: indices at top-left and bottom-right (standard decks, unmirrored camera);
     #: -1: mirrored image; 0: do not use the diagonal.
@@ -105,6 +109,12 @@ class MergeSettings:
     max_cost: float = 1.2
     #: With this many face-card pairs in a frame, learn the frame's own expected ratio (0: never).
     adapt_after: int = 3
+    #: Join the indices of four-index designs (one in each corner) into one card.
+    four_index: bool = True
+    #: How far (index sizes) a four-index card's corners may be from where the geometry puts them.
+    four_index_tolerance: float = 0.8
+    #: Card width / height, for where a four-index card's other corners lie.
+    card_aspect: float = 0.71
     #: Largest number of same-code corners matched exactly (2**n states); greedy above.
     exact_limit: int = 16
     #: Same-code indices closer than this many index sizes are one index seen twice.
@@ -254,6 +264,106 @@ def _pair_ratio(a: CornerDetection, b: CornerDetection) -> float:
     return math.hypot(bx - ax, by - ay) / math.sqrt(_size(a) * _size(b))
 
 
+def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
+                 ) -> list[tuple[CornerDetection, ...]]:
+    """Join the groups of one card of a four-index design (indices in all four corners).
+
+    Its two diagonals cross at the card centre with the same length: two same-code pairs
+    sharing their midpoint and length are one card; a lone index where the pair's card
+    would have its other two corners (either way the card may lie) joins the pair.
+    """
+    pairs = [g for g in groups if len(g) == 2]
+    singles = [g for g in groups if len(g) == 1]
+    out: list[tuple[CornerDetection, ...]] = [g for g in groups if len(g) > 2]
+    used: set[int] = set()
+    tol = settings.four_index_tolerance
+    for i, a in enumerate(pairs):
+        if i in used:
+            continue
+        (ax, ay), (bx, by) = _centre(a[0]), _centre(a[1])
+        mx, my, length = (ax + bx) / 2, (ay + by) / 2, math.hypot(bx - ax, by - ay)
+        s = math.sqrt(_size(a[0]) * _size(a[1]))
+        for j in range(i + 1, len(pairs)):
+            b = pairs[j]
+            if j in used or b[0].card != a[0].card:
+                continue
+            (cx, cy), (dx, dy) = _centre(b[0]), _centre(b[1])
+            if math.hypot((cx + dx) / 2 - mx, (cy + dy) / 2 - my) < tol * s \
+                    and abs(math.hypot(dx - cx, dy - cy) - length) < tol * s:
+                used.update((i, j))
+                out.append(a + b)
+                break
+    rest = [p for k, p in enumerate(pairs) if k not in used]
+    taken: set[int] = set()
+    for pair in rest:
+        group = pair
+        (ax, ay), (bx, by) = _centre(pair[0]), _centre(pair[1])
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        s = math.sqrt(_size(pair[0]) * _size(pair[1]))
+        # the other diagonal: the same length, turned by twice the diagonal's angle to a side
+        half = math.atan2(settings.card_aspect, 1.0)
+        spots = []
+        for turn in (2 * half, -2 * half, math.pi - 2 * half, 2 * half - math.pi):
+            c, n = math.cos(turn), math.sin(turn)
+            vx, vy = (ax - mx) * c - (ay - my) * n, (ax - mx) * n + (ay - my) * c
+            spots.append((mx + vx, my + vy))
+        for k, (lone,) in enumerate(singles):
+            if k in taken or lone.card != pair[0].card or len(group) >= 4:
+                continue
+            lx, ly = _centre(lone)
+            if any(math.hypot(lx - px, ly - py) < tol * s for px, py in spots):
+                taken.add(k)
+                group = group + (lone,)
+        out.append(group)
+    out.extend(g for k, g in enumerate(singles) if k not in taken)
+    return out
+
+
+def _quads(group: list[CornerDetection], settings: MergeSettings,
+           others: list[tuple[tuple[float, float], float]]) -> list[tuple[int, int, int, int]]:
+    """Four same-code indices at the corners of one card (a four-index design seen whole).
+
+    Two segments between them that share their midpoint and length are a rectangle's
+    diagonals; the angle between them must be the card's (twice atan(aspect), either way).
+    """
+    if len(group) < 4:
+        return []
+    tol = settings.four_index_tolerance
+    want = 2 * math.atan(settings.card_aspect)
+    segs = []
+    for i in range(len(group)):
+        for j in range(i + 1, len(group)):
+            (ax, ay), (bx, by) = _centre(group[i]), _centre(group[j])
+            s = math.sqrt(_size(group[i]) * _size(group[j]))
+            length = math.hypot(bx - ax, by - ay)
+            if abs(math.log(length / s / settings.expected_ratio)) <= settings.max_cost / 2 \
+                    and not _blocked(group[i], group[j], others, settings):
+                segs.append((i, j, (ax + bx) / 2, (ay + by) / 2, length, math.atan2(by - ay, bx - ax), s))
+    found: list[tuple[float, tuple[int, int, int, int]]] = []
+    for k, (i, j, mx, my, length, ang, s) in enumerate(segs):
+        for i2, j2, mx2, my2, length2, ang2, _ in segs[k + 1:]:
+            if len({i, j, i2, j2}) < 4:
+                continue
+            off = math.hypot(mx - mx2, my - my2)
+            if off > tol * s or abs(length - length2) > tol * s:
+                continue
+            cross = abs((ang - ang2 + math.pi / 2) % math.pi - math.pi / 2)  # 0..90 degrees
+            if min(abs(cross - want), abs(cross - (math.pi - want))) > math.radians(12):
+                continue
+            shapes = {_shape(group[k], settings.elongated) for k in (i, j, i2, j2)}
+            tall = abs(math.sin(ang)) + abs(math.sin(ang2)) > abs(math.cos(ang)) + abs(math.cos(ang2))
+            if shapes in ({"tall"}, {"wide"}) and tall != (shapes == {"tall"}):
+                continue  # the card's long side runs along its indices' long side
+            found.append((off + abs(length - length2), (i, j, i2, j2)))
+    quads: list[tuple[int, int, int, int]] = []
+    taken: set[int] = set()
+    for _, quad in sorted(found):
+        if taken.isdisjoint(quad):
+            taken.update(quad)
+            quads.append(quad)
+    return quads
+
+
 def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tuple[CornerDetection, ...]]:
     centres = [(_centre(c), _size(c)) for c in corners]
     by_code: dict[str, list[CornerDetection]] = {}
@@ -262,6 +372,11 @@ def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tupl
     groups: list[tuple[CornerDetection, ...]] = []
     for code in sorted(by_code):
         group = _drop_duplicates(sorted(by_code[code], key=_order_key), settings)
+        if settings.four_index:
+            quads = _quads(group, settings, centres)
+            groups.extend(tuple(group[k] for k in quad) for quad in quads)
+            in_quads = {k for quad in quads for k in quad}
+            group = [c for k, c in enumerate(group) if k not in in_quads]
         costs: dict[tuple[int, int], float] = {}
         for i in range(len(group)):
             for j in range(i + 1, len(group)):
@@ -276,7 +391,7 @@ def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tupl
             used.update((i, j))
             groups.append((group[i], group[j]))
         groups.extend((c,) for k, c in enumerate(group) if k not in used)
-    return groups
+    return _four_index(groups, settings) if settings.four_index else groups
 
 
 def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = DEFAULT_MERGE,

@@ -29,7 +29,9 @@ def card_corners(code: str, cx: float, cy: float, size: float = 20.0, angle_deg:
                  conf: float = 0.9, which: str = "both") -> list[CornerDetection]:
     """The index boxes of one card centred at (cx, cy), turned ``angle_deg`` clockwise.
 
-    ``size`` is the index height in pixels (a joker's is twice that); ``which`` is ``"both"``, ``"tl"`` or ``"br"``.
+    ``size`` is the index height in pixels (a joker's is twice that); ``which`` is ``"both"``
+    (top-left and bottom-right), ``"four"`` (a four-index design) or one of ``"tl"``,
+    ``"tr"``, ``"bl"``, ``"br"``.
     """
     a = math.radians(angle_deg)
     w, h = CARD_W * size, CARD_H * size
@@ -37,12 +39,13 @@ def card_corners(code: str, cx: float, cy: float, size: float = 20.0, angle_deg:
     iw, ih = (JOKER_INDEX_W, JOKER_INDEX_H) if joker else (INDEX_W, INDEX_H)
     at = JOKER_INDEX_AT if joker else INDEX_AT
     out = []
-    for tag, sign in (("tl", -1), ("br", 1)):
-        if which not in ("both", tag):
+    wanted = {"both": ("tl", "br"), "four": ("tl", "tr", "bl", "br")}.get(which, (which,))
+    for tag, sx, sy in (("tl", -1, -1), ("tr", 1, -1), ("bl", -1, 1), ("br", 1, 1)):
+        if tag not in wanted:
             continue
         # index centre relative to the card centre, before turning
-        lx = sign * (w / 2 - at[0] * w)
-        ly = sign * (h / 2 - at[1] * h)
+        lx = sx * (w / 2 - at[0] * w)
+        ly = sy * (h / 2 - at[1] * h)
         px = cx + lx * math.cos(a) - ly * math.sin(a)
         py = cy + lx * math.sin(a) + ly * math.cos(a)
         out.append(CornerDetection(code, conf, _rotated_box(px, py, iw * size, ih * size, a)))
