@@ -27,7 +27,7 @@ from .combos import Combo, Kind, classify
 from .compare import contest_key
 from .declares import DeclareState, expected_burier, judge_declare
 from .follow import follow_fault, is_imperfect
-from .levels import TeamLevel, advance, level_index, table_outcome
+from .match import MatchRules, MatchState
 from .order import trump_order
 from .points import BottomResult, points, score_bottom
 from .settings import ShengjiSettings
@@ -65,18 +65,7 @@ class OpenThrow:
     known: dict[int, list[Card]] = field(default_factory=dict)
 
 
-@dataclass
-class MatchState:
-    """Levels of both teams (``None`` where unknown) and who deals, before or after a deal."""
-
-    levels: dict[int, TeamLevel | None]
-    dealer: int
-    flag_next: bool = False
-    #: 扛旗: teams that passed A and must carry the flag (play a 扛旗 deal) when they deal
-    flag_teams: frozenset[int] = frozenset()
-
-
-class ShengjiReferee(DealReferee):
+class ShengjiReferee(MatchRules, DealReferee):
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
@@ -111,7 +100,6 @@ class ShengjiReferee(DealReferee):
         self.bottom: tuple[Card, ...] | None = None
         self.bottom_result: BottomResult | None = None
         self.declares = DeclareState()
-        self.trump_checked = False
         self.started = False
         self.match_before: MatchState | None = None
         self._returned: list[Card] = []
@@ -152,60 +140,6 @@ class ShengjiReferee(DealReferee):
         return None
 
     # -- match ---------------------------------------------------------------------------
-    def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
-        faults = list(self.option_faults)
-        s = self.settings
-        levels: dict[int, TeamLevel | None] = {0: None, 1: None}
-        prev_after = previous.match_after() if isinstance(previous, ShengjiReferee) and \
-            previous.settings is s else None
-        team = self.dealer % 2
-        self.first_deal = previous is None
-        if self.first_deal and self.menpai:
-            faults.append(Fault("shengji.bad_option", {"key": "menpai", "value": True,
-                                                       "why": "第一局无人亮主须重新发牌 (000:217)"}))
-        if prev_after is not None:
-            levels = dict(prev_after.levels)
-            if self.dealer != prev_after.dealer:
-                faults.append(Fault("shengji.wrong_next_dealer", {"expected": prev_after.dealer, "got": self.dealer}))
-            if s.flag_deal and prev_after.flag_next != self.flag:
-                faults.append(Fault("chaodipi.flag_deal_expected", {}))
-            expected = levels.get(team)
-            if expected is not None and self.level is not None and not self.flag:
-                want = expected
-                if self.menpai and want.index > 0:
-                    want = TeamLevel(want.index - 1, want.round)
-                if self.level != want.rank(s):
-                    faults.append(Fault("shengji.wrong_next_level", {"expected": want.rank(s).code,
-                                                                     "got": self.level.code}))
-        if self.level is not None and self.level in s.level_sequence:
-            current = levels.get(team)
-            rnd = current.round if current is not None else 1
-            given = self.deal.options.get("round")
-            if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
-                rnd = given  # deal option "round": the 圈 the dealer side is in (003:152)
-            levels[team] = TeamLevel(level_index(self.level, s), rnd)
-            if prev_after is None and self.level == s.level_sequence[0]:
-                levels[1 - team] = TeamLevel(0, 1)
-        flag_teams = prev_after.flag_teams if prev_after is not None else frozenset()
-        self.match_before = MatchState(levels, self.dealer, self.flag, flag_teams)
-        return faults
-
-    def match_after(self) -> MatchState | None:
-        """Levels and next dealer once this deal is complete (``None`` while it is not)."""
-        change = self._level_change()
-        if change is None or self.match_before is None:
-            return None
-        levels = dict(self.match_before.levels)
-        for team_key, rank_code in change.get("levels_after", {}).items():
-            team = int(team_key)
-            if rank_code is None:
-                levels[team] = None
-            else:
-                levels[team] = TeamLevel(*rank_code)
-        return MatchState(levels, change["next_dealer"], change.get("flag_next", False),
-                          frozenset(change.get("flag_teams", ())))
-
-    # -- feeding -------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, PlayEvent):
             return self._play(i, event)
@@ -534,91 +468,6 @@ class ShengjiReferee(DealReferee):
     def final_points(self) -> int:
         scored = self.bottom_result.scored if self.bottom_result else 0
         return self.attacker_points + self.penalty_points + self.bonus_points + scored
-
-    def _level_change(self) -> dict[str, Any] | None:
-        if not self.complete or (self.bottom_result is None and self.bottom_size):
-            return None
-        s = self.settings
-        final = self.final_points()
-        take_at = s.flag_take_deal_at if self.flag else None
-        outcome = table_outcome(final, s, take_at)
-        before = self.match_before.levels if self.match_before else {0: None, 1: None}
-        levels = dict(before)
-        dealer_t, attack_t = self.dealer % 2, 1 - self.dealer % 2
-        up_team = dealer_t if outcome.dealer_keeps else attack_t
-        change: dict[str, Any] = {
-            "team": list(self.dealer_team if outcome.dealer_keeps else self.attackers),
-            "levels": outcome.levels,
-            "dealer_keeps": outcome.dealer_keeps,
-            "next_dealer": (self.dealer + 2) % 4 if outcome.dealer_keeps else (self.dealer + 1) % 4,
-        }
-        flag_teams = set(self.match_before.flag_teams) if self.match_before else set()
-        if self.flag:
-            # 扛旗 (003:164): the flag side needs to hold the attackers under 100; no levels move
-            change["levels"] = 0
-            flag_teams.add(dealer_t)
-            if outcome.dealer_keeps:
-                change["match_won"] = list(self.dealer_team)
-                levels = {0: TeamLevel(0, 1), 1: TeamLevel(0, 1)}
-                flag_teams.clear()
-        elif levels.get(up_team) is not None and outcome.levels:
-            new, passed = advance(levels[up_team], outcome.levels, s)  # type: ignore[arg-type]
-            if passed and s.flag_deal:  # passed A: this side carries the flag when it deals next
-                new = TeamLevel(len(s.level_sequence) - 1, levels[up_team].round)  # type: ignore[union-attr]
-                flag_teams.add(up_team)
-            levels[up_team] = new
-        if s.wushik_score and not self.flag:  # 炒地皮 积分 (003:86 columns 3-4, 158, 170, 186)
-            dealer_pts = outcome.levels if outcome.dealer_keeps else -(outcome.levels + 1)
-            shangtian = self.bottom_result.shangtian if self.bottom_result else None
-            if shangtian == "attackers":
-                dealer_pts = min(dealer_pts, -s.wushik_score)
-            elif shangtian == "dealer":
-                dealer_pts = max(dealer_pts, s.wushik_score)
-            change["jifen"] = {"dealer_side": dealer_pts, "attackers": -dealer_pts}
-        specials = self._specials(final)
-        for team, level, note in specials:
-            levels[team] = level
-            change.setdefault("special", []).append(note)
-        next_team = change["next_dealer"] % 2
-        if next_team in flag_teams:
-            change["flag_next"] = True
-        change["flag_teams"] = sorted(flag_teams)
-        nxt = levels.get(next_team)
-        change["next_level"] = nxt.rank(s).code if nxt is not None else None
-        change["levels_after"] = {str(t): ((lv.index, lv.round) if lv is not None else None)
-                                  for t, lv in levels.items()}
-        return change
-
-    def _specials(self, final: int) -> list[tuple[int, TeamLevel, str]]:
-        """上天入地, 刮风's J/K 扣底 pull-backs, 明炒's J到底: levels set outright."""
-        s = self.settings
-        out: list[tuple[int, TeamLevel, str]] = []
-        if not self.last_trick or self.last_winner is None:
-            return out
-        win = next(p for p in self.last_trick if p.seat == self.last_winner)
-        attackers_won = self.last_winner in self.attackers
-        dealer_t, attack_t = self.dealer % 2, 1 - self.dealer % 2
-        round_now = 1
-        if self.match_before and self.match_before.levels.get(dealer_t) is not None:
-            round_now = self.match_before.levels[dealer_t].round  # type: ignore[union-attr]
-        if attackers_won and self.level is not None:
-            for level, count, back in s.pullbacks:
-                if self.level == level and len(win.cards) == count and all(c.rank == level for c in win.cards):
-                    out.append((dealer_t, TeamLevel(level_index(back, s), round_now),
-                                f"扣底 {count}×{level.code}: dealer side back to {back.code}"))
-            for level, rank, back in s.j_to_bottom:
-                if (self.level == level and final >= s.take_deal_at and 1 <= len(win.cards) <= 2
-                        and all(c.rank == rank for c in win.cards) and len(set(win.cards)) == 1
-                        and (rank != Rank.ACE or len(win.cards) == 2)):
-                    out.append((dealer_t, TeamLevel(level_index(back, s), round_now),
-                                f"J到底: dealer side to {back.code}"))
-        result = self.bottom_result
-        if result is not None and result.shangtian is not None:
-            loser = dealer_t if result.shangtian == "attackers" else attack_t
-            top = len(s.level_sequence) - 1
-            out.append((loser, TeamLevel(0, 1), "上天入地: down to 2"))
-            out.append((1 - loser, TeamLevel(top, 3 if s.must_play_ace_in_round else 1), "上天入地: up to A"))
-        return out
 
     def summary(self) -> dict[str, Any]:
         result = self.bottom_result
