@@ -136,12 +136,10 @@ def choose_follow(lead: Combo, hand: list[Card], order: TrumpOrder, rng: random.
         chosen += [p, p]
         pool = _minus(pool, [p, p])
         got += 1
-    short = got < need or (longest and len(chosen) // 2 < longest and got < need)
     if order.settings.largest_first and (got < need or (longest and not _has_tractor(chosen, order, longest))):
-        pool.sort(key=strength.__getitem__, reverse=True)
+        pool.sort(key=strength.__getitem__, reverse=True)  # 从大到小 (000 lines 59, 73)
         chosen += pool[: n - len(chosen)]
     else:
-        del short
         chosen += rng.sample(pool, n - len(chosen))
     return chosen
 
