@@ -160,6 +160,10 @@ def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     facts: dict[str, Any] = {"seat": giver, "target": target, "kind": kind}
     if target is None or target == giver or kind not in KIND_ORDER or not ev.cards:
         return [Fault("gouji.tribute_bad", facts)]
+    shield = ref.kangong.get(giver) or next(
+        (v for m, v in ref.kangong.items() if v == "team" and m % 2 == giver % 2), None)
+    if shield:                                             # 扛贡 (004:19, 002:41-42)
+        return [Fault("gouji.tribute_shielded", {**facts, "scope": shield})]
     rank = KIND_ORDER[kind]
     if rank < ref.tribute_stage:
         return [Fault("gouji.tribute_order", facts)]

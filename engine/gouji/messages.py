@@ -91,6 +91,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                          "en": "seat {seat} cannot throw these 4s (only the 对门 of a failed 冲点 throws all its 4s)"},
     "gouji.kaidian_not_earned": {"zh": "座位 {seat} 没有开点（要自己的纯够级无人上，紧接着出4）",
                                  "en": "seat {seat} has not earned 开点 (its own unanswered 纯够级, then at once a 4)"},
+    "gouji.tribute_shielded": {"zh": "座位 {seat} 本局扛贡，不用进贡", "en": "seat {seat} is shielded by 扛贡 and pays no tribute this deal"},
     "gouji.chongdian_over": {"zh": "座位 {seat} 的三手冲点牌已经出完", "en": "seat {seat} has played its three 冲点 plays"},
     "gouji.chongdian_not_pure": {"zh": "冲点要出纯够级牌：{cards} 不是", "en": "冲点 plays must be 纯够级; {cards} is not"},
     "gouji.chongdian_unfinished": {"zh": "座位 {chong} 的冲点还没结束，座位 {seat} 不能出牌",

@@ -104,6 +104,7 @@ class _Sim:
         dealt = [tuple(sorted(h.elements(), key=lambda c: (ORDER[c.rank], c.code))) for h in hands]
         settings = self.rules.settings
         pre: list[DeclareEvent] = []
+        shielded: set[int] = set()
         for seat in range(SEATS):                   # 扛贡 (004:19, 002:41)
             big = sum(n for c, n in hands[seat].items() if ORDER[c.rank] == BJ)
             small = sum(n for c, n in hands[seat].items() if ORDER[c.rank] == SJ)
@@ -111,6 +112,8 @@ class _Sim:
             if big >= settings.kangong_team_big or any(have[ORDER[r]] >= n for r, n in settings.kangong_self):
                 if rng.random() < 0.5:
                     pre.append(DeclareEvent(seat=seat, what="kangong"))
+                    team = big >= settings.kangong_team_big
+                    shielded |= {s for s in range(SEATS) if s % 2 == seat % 2} if team else {seat}
         # 宣点 comes before 买3买4 in the Shandong order (002:52); any order works in 禹城
         pre += [DeclareEvent(seat=s, what="xuandian") for s in range(SEATS) if rng.random() < 0.15]
         eaten: set[int] = set()
@@ -126,7 +129,7 @@ class _Sim:
                     if ev.cards:
                         eaten.add(ev.args["from"])
         for giver in range(SEATS):                  # a few 点贡 paid from the last deal (004:19)
-            if giver in eaten or rng.random() > 0.15:
+            if giver in eaten or giver in shielded or rng.random() > 0.15:
                 continue
             card = max((c for c, n in hands[giver].items() if n > 0), key=lambda c: ORDER[c.rank])
             if settings.tribute_min is not None and ORDER[card.rank] < ORDER[settings.tribute_min]:

@@ -119,6 +119,19 @@ hand 0 BJ BJ SJ SJ SJ
 hand 0 BJ BJ BJ 5H
 0 !kangong   # gouji.kangong_not_allowed
 """),
+    ("004:19 扛自己: the seat pays no tribute this deal", f"""
+{Y}
+hand 0 BJ BJ BJ 5H
+0 !kangong
+0 !tribute target=3 kind=dian BJ   # gouji.tribute_shielded
+"""),
+    ("002:41 四大扛全场: all teammates' tributes cleared", f"""
+{S}
+hand 0 BJ BJ BJ BJ 5H
+0 !kangong
+2 !tribute target=5 kind=dian 2H   # gouji.tribute_shielded
+1 !tribute target=4 kind=dian 2H
+"""),
     ("004:19 进贡 the largest card", f"""
 {Y}
 hand 0 BJ 5H
