@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -193,37 +194,40 @@ class Recorder:
 
     # -- recording --------------------------------------------------------------------
     def record(self, table_id: str, item: str | bytes | Mapping[str, Any] | Event, *,
-               authorized_by: str | None = None) -> Recorded:
+               authorized_by: str | None = None, uid: str | None = None) -> Recorded:
         """Store one line (durable on return) and judge it.
 
         A ``correct`` line whose target belongs to a confirmed result raises
         :class:`LockedError` unless ``authorized_by`` names the director who gave the PIN
         (see :func:`cardref.recorder.tournament.correct_with_pin`); the refusal is logged.
         """
-        return self._append(table_id, [item], authorized_by)[0]
+        return self._append(table_id, [item], authorized_by, None if uid is None else [uid])[0]
 
-    def record_many(self, table_id: str, items: Sequence[str | bytes | Mapping[str, Any] | Event]) -> list[Recorded]:
+    def record_many(self, table_id: str, items: Sequence[str | bytes | Mapping[str, Any] | Event], *,
+                    uids: Sequence[str] | None = None) -> list[Recorded]:
         """Store many lines in one transaction (import, catching up), judging each."""
-        return self._append(table_id, items, None)
+        return self._append(table_id, items, None, uids)
 
-    def _append(self, table_id: str, items: Sequence[Any], authorized_by: str | None) -> list[Recorded]:
+    def _append(self, table_id: str, items: Sequence[Any], authorized_by: str | None,
+                uids: Sequence[str] | None) -> list[Recorded]:
         with self._lock:
             for item in items:
                 self._check_lock(table_id, item, authorized_by)
+            uids = list(uids) if uids is not None else [uuid.uuid4().hex for _ in items]
             for attempt in range(3):
                 if table_id not in self._next:
                     info = self.store.table(table_id)
                     self._next[table_id] = info.events if info else 0
                 try:
-                    appended = self.store.append_many(table_id, items, judge=self._judge_fn(table_id))
+                    appended = self.store.append_many(table_id, items, judge=self._judge_fn(table_id), uids=uids)
                 except _Resync:
                     self.forget(table_id)
                     if attempt == 2:
                         raise RuntimeError(f"table {table_id}: another writer keeps appending") from None
                     continue
-                except StoreDisconnected:
+                except StoreDisconnected as exc:
                     self.forget(table_id)  # not recorded: judge again from the store and retry
-                    if attempt == 2:
+                    if attempt == 2 or not exc.reconnected:
                         raise
                     continue
                 except BaseException:

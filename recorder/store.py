@@ -492,17 +492,20 @@ class EventStore:
         return self.append_many(table_id, [item], judge=judge)[0]
 
     def append_many(self, table_id: str, items: Iterable[str | bytes | Mapping[str, Any] | Event], *,
-                    judge: JudgeFn | None = None) -> list[Appended]:
+                    judge: JudgeFn | None = None, uids: Sequence[str] | None = None) -> list[Appended]:
         """Store lines in one transaction (all or none), durable on return.  Blank lines
-        are not events (the spec ignores them) and raise ``ValueError``."""
+        are not events (the spec ignores them) and raise ``ValueError``.  ``uids`` (one
+        per line, default fresh ones) make the append idempotent: see :meth:`has_uid`."""
         lines = [to_line(item) for item in items]
         if not lines:
             return []
         if any(not text for text in lines):
             raise ValueError("a blank line is not an event")
+        if uids is not None and len(uids) != len(lines):
+            raise ValueError("give one uid per line")
         if table_id not in self._known_tables:
             self.ensure_table(table_id)
-        uids = [uuid.uuid4().hex for _ in lines]
+        uids = list(uids) if uids is not None else [uuid.uuid4().hex for _ in lines]
         for attempt in range(3):
             done: list[Appended] | None = None
             try:
@@ -526,6 +529,10 @@ class EventStore:
 
     def _reconnect(self, exc: BaseException) -> None:
         raise StoreDisconnected(str(exc)) from exc
+
+    def has_uid(self, table_id: str, uid: str) -> bool:
+        """Whether a line appended with this uid is stored (its whole batch then is)."""
+        return self._has_uid(table_id, uid)
 
     def _has_uid(self, table_id: str, uid: str) -> bool:
         return self.query_one("SELECT 1 FROM events WHERE table_id = ? AND uid = ?", (table_id, uid)) is not None
@@ -811,13 +818,14 @@ class PostgresStore(EventStore):
         self._disconnect_errors = (psycopg.OperationalError, psycopg.InterfaceError)
         #: how long to keep trying to reach the server after the connection is lost
         self.reconnect_s = float(os.environ.get("CARDREF_DB_RECONNECT_S", "30"))
+        self.connect_timeout = int(os.environ.get("CARDREF_DB_CONNECT_TIMEOUT", "10"))
         try:
             self._conn = self._connect()
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
 
     def _connect(self) -> Any:
-        return self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=10)
+        return self._psycopg.connect(self._dsn, autocommit=True, connect_timeout=self.connect_timeout)
 
     def _reconnect(self, exc: BaseException) -> None:
         """Open a new connection, trying for ``reconnect_s`` seconds."""

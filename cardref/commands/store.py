@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a.add_argument("--verdicts", action="store_true", help="print each line's verdicts as JSON Lines")
     a.add_argument("--lang", choices=("zh", "en"), default="zh")
     a.add_argument("--no-judge", action="store_true", help="store only (verdicts later with 'rejudge')")
+    a.add_argument("--spool", metavar="OUTBOX.db",
+                   help="when the store (a shared PostgreSQL) cannot be reached, keep lines in this local file and "
+                        "forward them in order once it answers (a table laptop on a flaky network)")
     a.add_argument("--resume", action="store_true",
                    help="the table already holds the start of this log (an interrupted run): check it and "
                         "record only the rest")
@@ -115,10 +118,51 @@ def _append(store, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-
     return 0
 
 
+def _append_spooled(args: argparse.Namespace) -> int:
+    from cardref.recorder import open_store
+    from cardref.recorder.cliutil import input_lines
+    from cardref.recorder.spool import Queued, SpoolingRecorder
+    from cardref.recorder.store import to_line
+
+    spool = SpoolingRecorder(lambda: open_store(args.db), args.spool)
+    counts = {"recorded": 0, "queued": 0}
+    try:
+        with input_lines(args.log) as lines:
+            for raw in lines:
+                text = to_line(raw)
+                if not text:
+                    continue
+                done = spool.record(args.table, text)
+                if isinstance(done, Queued):
+                    counts["queued"] += 1
+                    if args.echo:
+                        sys.stdout.write(f"queued {done.uid} ({done.waiting} waiting)\n")
+                else:
+                    counts["recorded"] += 1
+                    if args.echo:
+                        sys.stdout.write(f"recorded {done.seq}\n")
+                    if args.verdicts:
+                        for v in done.verdicts:
+                            _print(v.to_json(args.lang))
+                sys.stdout.flush()
+        spool.flush()
+        waiting = spool.outbox.count()
+    finally:
+        spool.close()
+    print(f"cardref store: {counts['recorded']} lines recorded at table {args.table}, {counts['queued']} went "
+          f"through the outbox, {waiting} still waiting in {args.spool}", file=sys.stderr)
+    return 0 if waiting == 0 else 3
+
+
 def run(args: argparse.Namespace) -> int:
     from cardref.recorder import LockedError, Recorder, table_rows
     from cardref.recorder.cliutil import CommandError, fail, opened
 
+    if args.action == "append" and args.spool:
+        try:
+            return _append_spooled(args)
+        except (CommandError, ValueError) as exc:
+            return fail("store", exc)
     try:
         with opened(args) as store:
             if args.action == "append":
