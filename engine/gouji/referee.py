@@ -35,13 +35,11 @@ from ..cards import Card
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
-from . import declares
+from . import chongdian, declares, view
 from .burning import Burn, burn_fault, priority
 from .hands import Hand
-from .placement import finishing_order
 from .settings import GoujiSettings
-from .shapes import FOUR, RANK_CODE, THREE, Shape, ShapeError, beats, make_min_table, parse_shape
-from .tributes import tributes
+from .shapes import FOUR, THREE, Shape, ShapeError, beats, make_min_table, parse_shape
 
 SEATS = 6
 
@@ -383,7 +381,7 @@ class GoujiReferee(DealReferee):
         if self.phase == "prep":
             start = self._start_play()
         if self.phase == "chongdian":
-            result = declares.chong_play(self, i, seat, cards, shape)
+            result = chongdian.chong_play(self, i, seat, cards, shape)
             if result is not None:
                 return faults + result + start
         final = self._is_final(seat, shape)
@@ -556,7 +554,7 @@ class GoujiReferee(DealReferee):
         if self.phase in ("over", "void", "prep") or seat not in self.active:
             return []
         if self.phase == "chongdian":
-            declares.chong_pass(self, i, seat)
+            chongdian.chong_pass(self, i, seat)
             return []
         cur = self.cur
         if cur is None or seat == cur.seat:
@@ -574,114 +572,21 @@ class GoujiReferee(DealReferee):
             self.burn_decl.remove(seat)
         return []
 
-    # ------------------------------------------------------------------ results
+    # ------------------------------------------------------------------ results (see view.py)
     def order(self) -> list[int | None]:
-        fixed = dict(self.fixed)
-        if self.s.chuan:
-            for seat, slot in list(fixed.items()):
-                mates = {(seat + 2) % SEATS, (seat + 4) % SEATS}
-                if slot == 3 and set(self.finished[:2]) == mates:
-                    fixed[seat] = 2                   # 革命 counts 三科 (004 l.13)
-        bottom = list(self.zhashao) + [m for m, _ in self.men]
-        complete = self.phase == "over"
-        remaining = [s for s in range(SEATS) if s in self.active]
-        return finishing_order(self.finished, bottom, fixed, remaining, complete)
+        return view.order(self)
 
     def tributes(self) -> list[dict[str, Any]]:
-        return tributes(self.s, xuandian=self.xuandian, kaidian=self.kaidian, burns=self.burns_ok,
-                        men=self.men, order=self.order(), complete=self.phase == "over", chuan=self.chuan)
+        return view.tributes_owed(self)
 
     def summary(self) -> dict[str, Any]:
-        order = self.order()
-        out: dict[str, Any] = {
-            "order": [s for s in order if s is not None] if self.phase == "over" else order,
-            "kaidian": sorted(self.kaidian),
-            "tributes": self.tributes(),
-            "complete": self.phase == "over",
-        }
-        if self.phase == "void":
-            out["void"] = True
-        if self.men:
-            out["men"] = [{"seat": s, "by": b} for s, b in self.men]
-        if self.zhashao:
-            out["zhashao"] = list(self.zhashao)
-        if self.burns_ok:
-            out["burns"] = [{"seat": s, "target": t} for s, t in self.burns_ok]
-        if self.revolts:
-            out["revolution"] = list(self.revolts)
-        if self.chuan:
-            out["chuan"] = True
-        return out
+        return view.summary(self)
 
     def may_answer(self) -> list[int]:
-        cur = self.cur
-        if cur is None:
-            return []
-        out = []
-        for s in range(SEATS):
-            if s == cur.seat or s not in self.active:
-                continue
-            if cur.restricted:
-                if s == _opp(cur.seat) or (self.is_wutou(s) and s not in self.passed):
-                    out.append(s)
-            elif s not in self.passed:
-                out.append(s)
-        return out
+        return view.may_answer(self)
 
     def to_play(self) -> int | None:
-        cur = self.cur
-        if self.phase in ("over", "void"):
-            return None
-        if cur is None:
-            return self.to_lead()
-        if self.burn_decl:
-            return priority(self.burn_decl, cur.seat)[0]
-        answer = self.may_answer()
-        if not answer:
-            return self.to_lead()
-        start = self.last_actor if self.last_actor is not None else cur.seat
-        s = start
-        for _ in range(SEATS):
-            s = (s + 1) % SEATS
-            if s in answer:
-                return s
-            if s == cur.seat:
-                break
-        return answer[0] if cur.restricted else self.to_lead()
+        return view.to_play(self)
 
     def state(self) -> dict[str, Any]:
-        cur = self.cur
-        return {
-            "game": self.deal.game,
-            "phase": self.phase,
-            "luanchan": self.luanchan,
-            "to_play": self.to_play(),
-            "to_lead": self.to_lead(),
-            "current_play": None if cur is None else {
-                "seat": cur.seat, "cards": [c.code for c in cur.cards], "gouji": cur.shape.gouji,
-                "pure": cur.shape.pure, "restricted": cur.restricted, "rank": RANK_CODE[cur.shape.base]},
-            "gouji_owner": cur.seat if cur is not None and cur.restricted else None,
-            "may_answer": self.may_answer(),
-            "passed": sorted(self.passed),
-            "burning": None if self.burn is None else {
-                "seat": self.burn.seat, "target": self.burn.target, "plays": self.burn.plays},
-            "burn_declared": list(self.burn_decl),
-            "rangpai": self.rang,
-            "finished": list(self.finished),
-            "order": self.order(),
-            "place_names": list(self.s.place_names),
-            "men": [{"seat": s, "by": b} for s, b in self.men],
-            "zhashao": list(self.zhashao),
-            "revolution": list(self.revolts),
-            "chongdian": [{"seat": c["seat"], "sets": [list(x) for x in c["sets"]], "done": c["done"]}
-                          for c in self.chong],
-            "kaidian": sorted(self.kaidian),
-            "rendian": sorted(self.rendian),
-            "xuandian": sorted(self.xuandian),
-            "kangong": {str(k): v for k, v in self.kangong.items()},
-            "wutou": [s for s in range(SEATS) if s in self.active and self.is_wutou(s)],
-            "tributes": self.tributes(),
-            "burns": [{"seat": s, "target": t} for s, t in self.burns_ok],
-            "played": list(self.played),
-            "remaining": list(self.counts),
-        }
+        return view.state(self)

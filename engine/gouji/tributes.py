@@ -1,5 +1,5 @@
-"""Tributes owed in the next deal (点、烧、闷、落 in that order, 004 l.19, 002 l.29) and the
-check that a tribute card is the largest the giver may give (004 l.19, 002 l.27)."""
+"""Tributes owed in the next deal: 点、烧、闷、落 in that order (004:19, 002:29).  The check that
+a tribute card is the largest the giver may give is ``declares._tribute`` (with ``Hand.largest``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .settings import GoujiSettings
-from .shapes import ORDER
 
 KIND_ORDER = {"dian": 0, "shao": 1, "men": 2, "luo": 3, "chuan": 3}
 
@@ -44,21 +43,3 @@ def tributes(settings: GoujiSettings, *, xuandian: set[int], kaidian: set[int],
                     item["waivable"] = True
                 out.append(item)
     return out
-
-
-def largest_giveable(hand: Iterable[Any], eaten: Iterable[Any]) -> int | None:
-    """Largest order index in ``hand`` not counting cards received by 买3买4 or as tribute
-    (吃了不吐, 002 l.25-27, 004 l.19); ``None`` when nothing is left."""
-    left: dict[Any, int] = {}
-    for card in hand:
-        left[card] = left.get(card, 0) + 1
-    for card in eaten:
-        if left.get(card, 0) > 0:
-            left[card] -= 1
-    best = None
-    for card, n in left.items():
-        if n > 0:
-            o = ORDER[card.rank]
-            if best is None or o > best:
-                best = o
-    return best

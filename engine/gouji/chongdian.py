@@ -1,0 +1,141 @@
+"""The 冲点 phase (004:11-13, 004:21-23; 002:46-50): the 冲点 seat leads three 纯够级 plays,
+its 对门 answers each or lets it stand, then the outcome places the seat and grants 开点."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..cards import Card
+from ..verdict import Fault
+from .shapes import FOUR, ORDER, Shape, beats
+
+if TYPE_CHECKING:
+    from .referee import GoujiReferee
+
+
+def _opp(seat: int) -> int:
+    return (seat + 3) % 6
+
+
+def _current_chong(ref: GoujiReferee) -> dict[str, Any] | None:
+    while ref.chong_at < len(ref.chong):
+        c = ref.chong[ref.chong_at]
+        if not c["done"]:
+            return c
+        ref.chong_at += 1
+    return None
+
+
+def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], shape: Shape) -> list[Fault] | None:
+    """Judge a play during 冲点; ``None`` when 冲点 is over and the play is a normal one."""
+    c = _current_chong(ref)
+    if c is None:
+        ref.phase = "play"
+        return None
+    cseat, opp = c["seat"], _opp(c["seat"])
+    sets = c["sets"]
+    if seat == cseat:
+        if c["awaiting"]:
+            c["awaiting"] = False                           # the 对门 let it stand
+        if len(sets) >= 3:
+            return [Fault("gouji.chongdian_over", {"seat": seat})]
+        if not shape.pure:
+            return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
+        sets.append([False, False])
+        c["last"] = (shape, cards)
+        c["awaiting"] = True
+        _take(ref, seat, cards, shape)
+        return []
+    if seat == opp and c["awaiting"]:
+        last_shape, last_cards = c["last"]
+        if shape.n != last_shape.n:
+            return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
+                                                   "needed": last_shape.n})]
+        if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
+            return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)})]
+        sets[-1] = [True, shape.pure]
+        c["awaiting"] = False
+        _take(ref, seat, cards, shape)
+        if len(sets) >= 3:
+            _finish_chong(ref, c)
+        return []
+    if len(sets) < 3:
+        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
+    c["awaiting"] = False
+    _finish_chong(ref, c)
+    if _current_chong(ref) is not None:
+        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
+    ref.phase = "play"
+    return None
+
+
+def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
+    c = _current_chong(ref)
+    if c is None or seat != _opp(c["seat"]) or not c["awaiting"]:
+        return
+    c["awaiting"] = False
+    if len(c["sets"]) >= 3:
+        _finish_chong(ref, c)
+        if _current_chong(ref) is None:
+            ref.phase = "play"
+
+
+def _take(ref: GoujiReferee, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:
+    hand = ref.hands[seat]
+    if hand is not None:
+        hand.remove(cards)
+    if ref.counts[seat] is not None:
+        ref.counts[seat] -= shape.n  # type: ignore[operator]
+    ref.played[seat] += shape.n
+    if shape.base == FOUR:
+        ref.fours_played.add(seat)
+
+
+def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
+    """The outcomes: 004 l.11-13 (four cases) or 002 l.46-47."""
+    cseat, opp = c["seat"], _opp(c["seat"])
+    sets = c["sets"]
+    c["done"] = True
+    all_beaten = all(b for b, _ in sets)
+    pure_beat = any(b and p for b, p in sets)
+    if ref.s.chongdian_rules == "yucheng":
+        ref.fixed[cseat] = 5 if all_beaten else 3
+        if not all_beaten:
+            ref.kaidian.add(cseat)
+        if pure_beat:
+            ref.kaidian.add(opp)
+        c["success"] = not all_beaten
+    else:
+        success = not all_beaten
+        c["success"] = success
+        if success:
+            ref.kaidian.add(cseat)
+        else:
+            ref.kaidian.add(opp)
+            ref.no_fours.add(opp)                           # 扔掉4继续游戏 (002 l.46)
+            hand = ref.hands[opp]
+            if hand is not None:
+                fours = [c for c in hand.cards() if ORDER[c.rank] == FOUR]
+                hand.remove(fours)
+                if ref.counts[opp] is not None:
+                    ref.counts[opp] -= len(fours)  # type: ignore[operator]
+                ref.thrown[opp] = ("known", len(fours))
+            else:
+                # how many 4s went is unknown until a ``throw4`` declare shows them
+                ref.thrown[opp] = ("pending", ref.counts[opp])
+                ref.counts[opp] = None
+        done = [x for x in ref.chong if x["done"] and x is not c]
+        if not done:
+            ref.fixed[cseat] = 3
+        else:
+            other = done[0]
+            better = success and not other["success"]
+            if success == other["success"] and c["prev"] is not None and other["prev"] is not None:
+                better = c["prev"] < other["prev"]
+            if better:
+                ref.fixed[cseat], ref.fixed[other["seat"]] = 3, 4    # 002 l.47 小拉
+            else:
+                ref.fixed[cseat] = 4
+    ref.active.discard(cseat)
+    if ref.hands[cseat] is not None:
+        ref.counts[cseat] = 0
