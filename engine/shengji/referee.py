@@ -6,10 +6,17 @@
 ``null`` in 扛旗), ``trump`` (suit letter or ``null`` for 无主), ``leader`` (seat leading the trick
 in progress), ``to_play`` (seat expected next, ``null`` when the deal is over), ``trick``
 (``[{"seat", "cards"}]`` so far), ``tricks`` (history: ``[{"leader", "plays", "winner", "points"}]``),
-``attacker_points`` (from tricks), ``penalty_points`` (甩错, ±10 a card), ``bonus_points``
-(逼红5/保红5, 暗炒 炒底失败), ``cards_left`` (per seat), ``hands_known`` (seats with a ``hand``
+``attacker_points`` (from tricks), ``points`` (``{"attackers", "dealer_side"}``: trick points
+each side took), ``winning`` (seat winning the trick so far), ``penalty_points`` (甩错, ±10 a
+card), ``bonus_points`` (逼红5/保红5, 暗炒 炒底失败), ``cards_left`` (per seat), ``hands_known`` (seats with a ``hand``
 event), ``complete``, ``bottom`` / ``bottom_points`` / ``bottom_multiplier`` once scored,
-``final_points``, ``level_change``, ``team_levels`` (``{"0": "7", "1": "A"}``, rank codes, when known).
+``final_points``, ``level_change``, ``team_levels`` (``{"0": "7", "1": "A"}``: each team's level
+(rank code) going into this deal, ``null`` where unknown).
+
+Declarations arrive as ``declare`` events; the accepted ``what`` values and their keys are listed
+in :mod:`.declares` (liangzhu, chongzhu, xupai, zhanpai, zhan_return, exchange, bury/kou_di,
+menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trump``/``dealer``:
+``menpai`` (刮风 闷牌), ``flag`` (炒地皮·扛旗 deal), ``fandi`` (炒地皮 翻底), ``round`` (the 圈).
 """
 
 from __future__ import annotations
@@ -93,6 +100,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.last_trick: list[Played] = []
         self.last_winner: int | None = None
         self.attacker_points = 0
+        self.dealer_side_points = 0
         self.penalty_points = 0
         self.red_five_points = 0
         self.open_checks: dict[int, list[OpenCheck]] = {seat: [] for seat in range(4)}
@@ -400,6 +408,8 @@ class ShengjiReferee(MatchRules, DealReferee):
         pts = sum(points(p.cards) for p in self.trick)
         if winner in self.attackers:
             self.attacker_points += pts
+        else:
+            self.dealer_side_points += pts
         bonus = self.settings.red_five_bonus
         if bonus:
             for p in self.trick:
@@ -512,6 +522,7 @@ class ShengjiReferee(MatchRules, DealReferee):
             "winning": self.trick[self.best].seat if self.trick else None,
             "tricks": self.history,
             "attacker_points": self.attacker_points,
+            "points": {"attackers": self.attacker_points, "dealer_side": self.dealer_side_points},
             "penalty_points": self.penalty_points,
             "bonus_points": self.bonus_points,
             "cards_left": list(self.left),

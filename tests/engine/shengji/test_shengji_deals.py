@@ -198,6 +198,7 @@ def test_live_one_event_at_a_time() -> None:
         live.feed(e)
     state = live.state()
     assert state["complete"] and state["attacker_points"] == 5 and state["final_points"] == 115
+    assert state["points"] == {"attackers": 5, "dealer_side": 20}
     assert state["bottom_multiplier"] == 1 and len(state["tricks"]) == 3
     assert state["tricks"][0] == {"leader": 0, "winner": 0, "points": 20, "plays": [
         {"seat": 0, "cards": ["AH"], "i": 5}, {"seat": 1, "cards": ["10H"], "i": 6},
