@@ -33,9 +33,11 @@ def order(ref: GoujiReferee) -> list[int | None]:
     remaining = [s for s in range(SEATS) if s in ref.active]
     return finishing_order(ref.finished, bottom, fixed, remaining, complete)
 
+
 def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
     return tributes(ref.s, xuandian=ref.xuandian, kaidian=ref.kaidian, burns=ref.burns_ok,
                     men=ref.men, order=order(ref), complete=ref.phase == "over", chuan=ref.chuan)
+
 
 def summary(ref: GoujiReferee) -> dict[str, Any]:
     slots = order(ref)
@@ -57,7 +59,9 @@ def summary(ref: GoujiReferee) -> dict[str, Any]:
         out["revolution"] = list(ref.revolts)
     if ref.chuan:
         out["chuan"] = True
+    out["places"] = {str(seat): ref.s.place_names[x] for x, seat in enumerate(slots) if seat is not None}
     return out
+
 
 def may_answer(ref: GoujiReferee) -> list[int]:
     cur = ref.cur
@@ -73,6 +77,7 @@ def may_answer(ref: GoujiReferee) -> list[int]:
         elif s not in ref.passed:
             out.append(s)
     return out
+
 
 def to_play(ref: GoujiReferee) -> int | None:
     cur = ref.cur
@@ -94,6 +99,7 @@ def to_play(ref: GoujiReferee) -> int | None:
         if s == cur.seat:
             break
     return answer[0] if cur.restricted else ref.to_lead()
+
 
 def state(ref: GoujiReferee) -> dict[str, Any]:
     cur = ref.cur
