@@ -28,9 +28,9 @@ else:
                        + f": {st.session_state.get('replay_name') or '—'}")
 
 pages = [
-    st.Page("pages/live_page.py", title=tr("page.live", lang), icon=":material/videocam:", url_path="live", default=cfg.live),
-    st.Page("pages/replay_page.py", title=tr("page.replay", lang), icon=":material/replay:", url_path="replay", default=not cfg.live),
-    st.Page("pages/setup_page.py", title=tr("page.setup", lang), icon=":material/settings:", url_path="setup"),
-    st.Page("pages/tournament_page.py", title=tr("page.tournament", lang), icon=":material/trophy:", url_path="tournament"),
+    st.Page("screens/live_page.py", title=tr("page.live", lang), icon=":material/videocam:", url_path="live", default=cfg.live),
+    st.Page("screens/replay_page.py", title=tr("page.replay", lang), icon=":material/replay:", url_path="replay", default=not cfg.live),
+    st.Page("screens/setup_page.py", title=tr("page.setup", lang), icon=":material/settings:", url_path="setup"),
+    st.Page("screens/tournament_page.py", title=tr("page.tournament", lang), icon=":material/trophy:", url_path="tournament"),
 ]
 st.navigation(pages).run()

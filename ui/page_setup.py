@@ -11,8 +11,8 @@ import numpy as np
 import streamlit as st
 from cardref.engine.events import GAME_SEATS
 
+from . import clickpick, screen, state
 from . import components as C
-from . import screen, state
 from .i18n import DECLARES, declare_title, game_title, tr
 from .model import check_cards
 
@@ -163,7 +163,19 @@ def _calibration(lang: str, writable: bool) -> None:
     default = " ".join(f"{int(x)},{int(y)}" for x, y in ((0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)))
     if len(markers) == 4:
         default = " ".join(f"{int(q.mean(axis=0)[0])},{int(q.mean(axis=0)[1])}" for _, q in sorted(markers.items()))
-    text = st.text_input(tr("setup.corners", lang), value=default, key="su_corners")
+    st.markdown(f"**{tr('setup.corner_click', lang)}**")
+    clicked = clickpick.click_points(screen.frame_rgb(frame).copy(), "su_click")
+    if st.button(tr("setup.corners_reset", lang), key="su_click_reset", icon=":material/restart_alt:"):
+        clickpick.reset("su_click")
+        st.rerun()
+    if len(clicked) == 4:
+        text4 = " ".join(f"{int(x)},{int(y)}" for x, y in clicked)
+        if st.session_state.get("su_corners_from") != text4:
+            st.session_state["su_corners_from"] = text4
+            st.session_state["su_corners"] = text4
+    if "su_corners" not in st.session_state:
+        st.session_state["su_corners"] = default
+    text = st.text_input(tr("setup.corners", lang), key="su_corners")
     try:
         corners = parse_corners(text)
         cal = ensure_layout(calibrate_manual(corners, (w, h)), _current_seats(state.active_log()))

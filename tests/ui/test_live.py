@@ -144,7 +144,7 @@ def test_live_page_on_a_video_shows_the_picture_and_setup_starts_a_deal(app, ui,
         first = (tmp_path / "live.jsonl").read_text(encoding="utf-8").splitlines()
         assert '"gouji-yucheng"' in first[0] and "甲" in first[0]
         # the referee enters a declaration on the setup page; it lands in the live log
-        at.switch_page("pages/setup_page.py").run()
+        at.switch_page("screens/setup_page.py").run()
         at.selectbox(key="su_d_what").set_value("kaidian")
         at.selectbox(key="su_d_seat").set_value(2)
         next(b for b in at.button if "记录宣告" in str(b.label)).click().run()
@@ -163,7 +163,7 @@ def test_no_camera_is_a_banner_and_the_page_keeps_working(app, ui, tmp_path) -> 
             time.sleep(0.3)
             at.run()
         assert "没有摄像头画面" in ui.texts(at)
-        at.switch_page("pages/setup_page.py").run()
+        at.switch_page("screens/setup_page.py").run()
         assert not at.exception
     finally:
         _stop(UiConfig(**{**cfg, "autoplay": False}))
