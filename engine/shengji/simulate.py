@@ -201,7 +201,7 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
             assert follow_fault(s, lead, play, hand, order) is None, (lead, play, hand)
             if budget and rng.random() < max(0.15, budget / candidates):
                 broken = _break(lead, play, hand, order, rng)
-                if broken is not None:
+                if broken is not None and follow_fault(s, lead, broken, hand, order) is not None:
                     play = broken
                     budget -= 1
                     faulty.append(len(events))
@@ -220,7 +220,12 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
 
 def _break(lead: Combo, play: list[Card], hand: list[Card], order: TrumpOrder,
            rng: random.Random) -> list[Card] | None:
-    """Swap one led-group card of a legal follow for a card of another group (a revoke)."""
+    """Break a legal follow: split a pair it had to play, or swap one led-group card for a card
+    of another group (a revoke)."""
+    if lead.pairs and rng.random() < 0.5:
+        broken = _split_pair(lead, play, hand, order, rng)
+        if broken is not None:
+            return broken
     group_cards = [c for c in play if order.group[c] == lead.group]
     outside = [c for c in _minus(hand, play) if order.group[c] != lead.group]
     if not group_cards or not outside:
@@ -228,6 +233,20 @@ def _break(lead: Combo, play: list[Card], hand: list[Card], order: TrumpOrder,
     out = list(play)
     out.remove(rng.choice(group_cards))
     out.append(rng.choice(outside))
+    return out
+
+
+def _split_pair(lead: Combo, play: list[Card], hand: list[Card], order: TrumpOrder,
+                rng: random.Random) -> list[Card] | None:
+    """Replace one card of a played pair by a led-group card the play does not hold."""
+    counts = Counter(play)
+    pairs = [c for c, n in counts.items() if n >= 2 and order.group[c] == lead.group]
+    spare = [c for c in _minus(hand, play) if order.group[c] == lead.group and c not in counts]
+    if not pairs or not spare:
+        return None
+    out = list(play)
+    out.remove(rng.choice(pairs))
+    out.append(rng.choice(spare))
     return out
 
 
