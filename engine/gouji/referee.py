@@ -361,6 +361,9 @@ class GoujiReferee(DealReferee):
             self.active.add(seat)
             if self.phase == "over":
                 self.phase = "play"
+            self.luanchan = len(self.active) <= self.s.luanchan_at      # undo what that 3 started
+            self.chuan = False
+            self._progress()
         if self.phase == "void":
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
         if self.phase == "over":

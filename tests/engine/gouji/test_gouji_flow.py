@@ -18,6 +18,11 @@ CASES = [
 2 7H 7S
 3 8H 8S
 """),
+    ("spec deal options: without `leader` the first play names the leader", """
+deal gouji-shandong
+3 5H
+4 6H
+"""),
     ("004:23 由上班的人出牌: only the leader opens", f"""
 {Y}
 1 5H   # gouji.not_your_lead
