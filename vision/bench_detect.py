@@ -27,7 +27,7 @@ from cardref.vision.detector.backends import default_threads
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="cardref bench detect", description=__doc__.splitlines()[0])
-    p.add_argument("--frames", type=int, default=20, help="timed frames per backend (default 20)")
+    p.add_argument("--frames", type=int, default=20, help="timed frames per backend (default 20; median reported)")
     p.add_argument("--warmup", type=int, default=3, help="untimed frames first (default 3)")
     p.add_argument("--size", default="1280x720", help="frame WIDTHxHEIGHT (default 1280x720)")
     p.add_argument("--model", type=Path, default=None,
@@ -43,21 +43,6 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _time(detector, frames: list[np.ndarray], warmup: int, n: int) -> tuple[float, float]:
-    """Median and mean ms per frame of ``detector.detect`` and corners per frame."""
-    for i in range(warmup):
-        detector.detect(frames[i % len(frames)])
-    times = []
-    corners = 0
-    for i in range(n):
-        frame = frames[i % len(frames)]
-        t0 = time.perf_counter()
-        cards = detector.detect(frame)
-        times.append((time.perf_counter() - t0) * 1000)
-        corners += sum(len(c.corners) for c in cards)
-    return float(np.median(times)), corners / max(n, 1)
-
-
 def _model_for(backend: str, model: Path | None) -> Path | None:
     if model is None:
         return None
@@ -67,33 +52,49 @@ def _model_for(backend: str, model: Path | None) -> Path | None:
 
 
 def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[str, float]:
+    """Median ms per frame of ``detect`` for each backend, timed in turns (frame i on every
+    backend, then frame i + 1) so that a busy machine slows them all alike."""
     wanted = [b.strip() for b in args.backends.split(",") if b.strip()]
     installed = available_backends()
-    results: dict[str, float] = {}
-    rows = []
+    detectors = {}
+    notes: dict[str, str] = {}
     for backend in wanted:
         if backend not in installed:
-            rows.append((backend, "-", None, None, "runtime not installed"))
+            notes[backend] = "runtime not installed"
             continue
         try:
             det = load_detector(backend, _model_for(backend, args.model), threads=args.threads)
         except DetectorError as exc:
-            rows.append((backend, "-", None, None, str(exc)))
+            notes[backend] = str(exc)
             continue
-        ms, corners = _time(det, frames, args.warmup, args.frames)
-        extra = getattr(det.backend, "precision", "")
         shape = getattr(det.backend, "input_shape", None)
         note = f"input {shape[1]}x{shape[0]}" if shape else f"imgsz {getattr(det.backend, 'imgsz', '?')}"
-        rows.append((backend, str(det.model_path.name), ms, corners, note + (f", {extra}" if extra else "")))
-        results[backend] = ms
+        precision = getattr(det.backend, "precision", "")
+        notes[backend] = note + (f", {precision}" if precision else "")
+        detectors[backend] = det
+        for i in range(args.warmup):
+            det.detect(frames[i % len(frames)])
+    times: dict[str, list[float]] = {b: [] for b in detectors}
+    corners: dict[str, int] = {b: 0 for b in detectors}
+    for i in range(args.frames):
+        frame = frames[i % len(frames)]
+        for backend, det in detectors.items():
+            t0 = time.perf_counter()
+            cards = det.detect(frame)
+            times[backend].append((time.perf_counter() - t0) * 1000)
+            corners[backend] += sum(len(c.corners) for c in cards)
+    results = {b: float(np.median(t)) for b, t in times.items()}
     base = results.get("torch")
     print(f"{'backend':<9} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'corners':>8}  notes")
-    for backend, model, ms, corners, note in rows:
-        if ms is None:
-            print(f"{backend:<9} {model:<28} {'-':>9} {'-':>6} {'-':>9} {'-':>8}  {note}")
+    for backend in wanted:
+        if backend not in results:
+            print(f"{backend:<9} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>8}  {notes.get(backend, '')}")
             continue
+        ms = results[backend]
         ratio = f"{base / ms:.2f}x" if base else "-"
-        print(f"{backend:<9} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} {corners:8.1f}  {note}")
+        model = detectors[backend].model_path.name
+        print(f"{backend:<9} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} "
+              f"{corners[backend] / max(args.frames, 1):8.1f}  {notes[backend]}")
     return results
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..classes import NON_CARD_NAMES
 from ..types import CornerDetection
-from .decode import decode_yolo, letterbox
+from .decode import Letterbox, decode_yolo, letterbox, letterbox_image
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
 DEFAULT_CONF = 0.25
@@ -87,13 +87,17 @@ class _ExportedBackend(ABC):
         self.conf = conf
         self.iou = iou
 
+    def _prepare(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        """The network input for a frame: an NCHW float32 RGB blob in 0..1."""
+        return letterbox(frame_bgr, self.input_shape)
+
     @abstractmethod
     def _run(self, blob: np.ndarray) -> np.ndarray:
-        """Raw network output ``(1, 4 + nc, n)`` for an NCHW float32 blob."""
+        """Raw network output ``(1, 4 + nc, n)`` for the prepared input."""
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
         _check_frame(frame_bgr)
-        blob, lb = letterbox(frame_bgr, self.input_shape)
+        blob, lb = self._prepare(frame_bgr)
         out = self._run(blob)
         if out.ndim != 3 or out.shape[1] != 4 + len(self.names):
             raise DetectorError(f"{self.model_path}: output shape {out.shape} does not fit "
@@ -222,14 +226,32 @@ class OpenVinoBackend(_ExportedBackend):
         names, shape = _names_and_shape(meta, path, static)
         if static is None or None in static:
             model.reshape({model.inputs[0].any_name: [1, 3, *shape]})
+        model = self._with_preprocessing(ov, model)
         config: dict[str, object] = {"PERFORMANCE_HINT": "LATENCY",
                                      "INFERENCE_NUM_THREADS": threads or default_threads()}
         if precision:
             config["INFERENCE_PRECISION_HINT"] = precision
         self.compiled = core.compile_model(model, "CPU", config)
-        self.precision = str(self.compiled.get_property("INFERENCE_PRECISION_HINT"))
+        hint = self.compiled.get_property("INFERENCE_PRECISION_HINT")
+        self.precision = str(getattr(hint, "type_name", hint))  # "bf16" or "f32"
         self._request = self.compiled.create_infer_request()
         super().__init__(path, names, shape, conf, iou)
+
+    @staticmethod
+    def _with_preprocessing(ov, model):  # noqa: ANN001, ANN205 - openvino types are optional imports
+        """Let OpenVINO take the padded uint8 BGR image and normalise it inside the compiled graph."""
+        from openvino.preprocess import ColorFormat, PrePostProcessor
+
+        ppp = PrePostProcessor(model)
+        inp = ppp.input(0)
+        inp.tensor().set_element_type(ov.Type.u8).set_layout(ov.Layout("NHWC")).set_color_format(ColorFormat.BGR)
+        inp.model().set_layout(ov.Layout("NCHW"))
+        inp.preprocess().convert_element_type(ov.Type.f32).convert_color(ColorFormat.RGB).scale(255.0)
+        return ppp.build()
+
+    def _prepare(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        img, lb = letterbox_image(frame_bgr, self.input_shape)
+        return img[None], lb
 
     def _run(self, blob: np.ndarray) -> np.ndarray:
         self._request.infer({0: blob})

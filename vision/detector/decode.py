@@ -36,8 +36,11 @@ class Letterbox:
         return out
 
 
-def letterbox(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
-    """Fit a BGR frame into ``shape`` (height, width) and return the NCHW float32 RGB blob."""
+def letterbox_image(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Fit a BGR frame into ``shape`` (height, width): resize keeping the aspect ratio, pad grey.
+
+    Returns the padded uint8 HWC image (for runtimes that normalise it themselves).
+    """
     h, w = frame_bgr.shape[:2]
     out_h, out_w = shape
     r = min(out_h / h, out_w / w)
@@ -50,8 +53,13 @@ def letterbox(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray
     if top or bottom or left or right:
         img = cv2.copyMakeBorder(img, top, bottom, left, right, cv2.BORDER_CONSTANT,
                                  value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
-    blob = cv2.dnn.blobFromImage(img, scalefactor=1 / 255.0, swapRB=True)  # NCHW float32 RGB
-    return blob, Letterbox(scale=r, pad_x=float(left), pad_y=float(top), frame_w=w, frame_h=h)
+    return np.ascontiguousarray(img), Letterbox(scale=r, pad_x=float(left), pad_y=float(top), frame_w=w, frame_h=h)
+
+
+def letterbox(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Fit a BGR frame into ``shape`` (height, width) and return the NCHW float32 RGB blob (0..1)."""
+    img, lb = letterbox_image(frame_bgr, shape)
+    return cv2.dnn.blobFromImage(img, scalefactor=1 / 255.0, swapRB=True), lb
 
 
 def stride_shape(frame_h: int, frame_w: int, imgsz: int, stride: int = 32) -> tuple[int, int]:
@@ -91,15 +99,15 @@ def decode_yolo(output: np.ndarray, conf: float, iou: float, agnostic: bool = Tr
     """
     pred = np.asarray(output)
     if pred.ndim == 3:
-        pred = pred[0]
-    pred = pred.T  # (n, 4 + nc)
-    cls_scores = pred[:, 4:]
-    cls = cls_scores.argmax(axis=1)
-    scores = cls_scores[np.arange(len(cls)), cls]
-    mask = scores > conf
-    if not mask.any():
+        pred = pred[0]  # (4 + nc, n)
+    best = pred[4:].max(axis=0)
+    keep_idx = np.flatnonzero(best > conf)
+    if not keep_idx.size:
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    xywh, scores, cls = pred[mask, :4], scores[mask], cls[mask]
+    sub = pred[:, keep_idx].T  # only the candidates: (k, 4 + nc)
+    cls = sub[:, 4:].argmax(axis=1)
+    scores = best[keep_idx]
+    xywh = sub[:, :4]
     boxes = np.empty_like(xywh)
     boxes[:, 0] = xywh[:, 0] - xywh[:, 2] / 2
     boxes[:, 1] = xywh[:, 1] - xywh[:, 3] / 2
