@@ -12,7 +12,9 @@ HELP = "evaluate the card detector on held-out synthetic designs and on real pho
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", default="models/cards-yolo11n.pt", help="ultralytics .pt weights")
-    p.add_argument("--data", help="synthetic data set folder with a val split (held-out designs)")
+    p.add_argument("--data", action="append", default=[], metavar="DIR[@IMGSZ]",
+                   help="synthetic data set folder with a val split (held-out designs); repeatable;"
+                        " @IMGSZ overrides --imgsz for that set (e.g. whole 1280x720 frames @1280)")
     p.add_argument("--real", default="/work/shared/data/real-cards",
                    help="real photos in YOLO format with their own data.yaml ('' to skip)")
     p.add_argument("--imgsz", type=int, default=320, help="inference size for the synthetic set")
@@ -34,15 +36,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardref eval-detector: no weights at {weights}", file=sys.stderr)
         return 2
     results: dict[str, dict] = {}
-    if args.data:
-        data = Path(args.data)
+    for spec in args.data:
+        folder, _, size = spec.partition("@")
+        data = Path(folder)
         if not (data / "meta" / "val.jsonl").exists():
             print(f"cardref eval-detector: {data} has no val split (cardref gen-data --split val)", file=sys.stderr)
             return 2
-        res = evaluate_synthetic(weights, data, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
+        imgsz = int(size) if size else args.imgsz
+        res = evaluate_synthetic(weights, data, imgsz=imgsz, conf=args.conf, limit=args.limit,
                                  with_map=not args.no_map)
-        results["held-out synthetic designs"] = res
-        print(summarise("held-out synthetic designs", res), flush=True)
+        name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
+        results[name] = res
+        print(summarise(name, res), flush=True)
     if args.real:
         real = Path(args.real)
         if not (real / "data.yaml").exists():
