@@ -15,6 +15,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .recorder import LockedError, Recorded, Recorder
@@ -102,16 +103,32 @@ def verify_pin(store: EventStore, tournament_id: int, pin: str | None) -> bool:
     return row is not None and pin_matches(pin, row[0], row[1])
 
 
-def _require_pin(store: EventStore, tournament_id: int, pin: str | None, action: str, actor: str | None,
-                 **ids: Any) -> None:
+WRONG_PIN = "refused: wrong or missing director PIN"
+#: After this many wrong PINs within ``PIN_LOCKOUT_S`` seconds, PINs are not even checked.
+PIN_ATTEMPTS = 5
+PIN_LOCKOUT_S = 600
+
+
+def _recent_failures(store: EventStore, tournament_id: int) -> int:
+    since = (datetime.now(UTC) - timedelta(seconds=PIN_LOCKOUT_S)).isoformat(timespec="microseconds")
+    row = store.query_one("SELECT COUNT(*) FROM audit WHERE tournament_id = ? AND outcome = ? AND at > ?",
+                          (tournament_id, WRONG_PIN, since))
+    return int(row[0]) if row else 0
+
+
+def require_pin(store: EventStore, tournament_id: int, pin: str | None, action: str, actor: str | None,
+                **ids: Any) -> None:
+    """Raise :class:`PinError` (and log the refusal) unless ``pin`` is the director's."""
+    if _recent_failures(store, tournament_id) >= PIN_ATTEMPTS:
+        store.log_action(action, "refused: too many wrong PINs", actor=actor, tournament_id=tournament_id, **ids)
+        raise PinError(f"too many wrong PINs: try again in {PIN_LOCKOUT_S // 60} minutes")
     if not verify_pin(store, tournament_id, pin):
-        store.log_action(action, "refused: wrong or missing director PIN", actor=actor,
-                         tournament_id=tournament_id, **ids)
+        store.log_action(action, WRONG_PIN, actor=actor, tournament_id=tournament_id, **ids)
         raise PinError("wrong or missing director PIN")
 
 
 def change_pin(store: EventStore, tournament_id: int, old_pin: str, new_pin: str, *, director: str) -> None:
-    _require_pin(store, tournament_id, old_pin, "change_pin", director)
+    require_pin(store, tournament_id, old_pin, "change_pin", director)
     salt, digest = hash_pin(new_pin)
     with store.transaction() as run:
         run("UPDATE tournaments SET pin_salt = ?, pin_hash = ? WHERE id = ?", (salt, digest, tournament_id))
@@ -194,7 +211,7 @@ def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str)
         raise ValueError(f"match {match_id} is not part of a tournament round")
     if not director.strip():
         raise ValueError("say who confirms the result")
-    _require_pin(store, tid, pin, "confirm", director, match_id=match_id, table_id=match.table_id)
+    require_pin(store, tid, pin, "confirm", director, match_id=match_id, table_id=match.table_id)
     if match.confirmed:
         raise ValueError(f"match {match_id} was already confirmed by {match.confirmed_by} at {match.confirmed_at}")
     store.confirm_match(match_id, director.strip())
@@ -217,7 +234,7 @@ def correct_with_pin(store: EventStore, table_id: str, ref: int, *, who: str, wh
         tid = tournament_of_match(store, match)
         if tid is None:
             raise LockedError(f"match {match.id} is confirmed and belongs to no tournament: it cannot be corrected")
-        _require_pin(store, tid, pin, "correct", who, match_id=match.id, table_id=table_id)
+        require_pin(store, tid, pin, "correct", who, match_id=match.id, table_id=table_id)
         authorized = who
     return recorder.correct(table_id, ref, who=who, why=why, cards=cards, seat=seat, authorized_by=authorized)
 

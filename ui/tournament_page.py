@@ -56,9 +56,10 @@ def _setup_forms(store: Any, t: Any) -> None:
                              key="tp_add_b")
             pin = st.text_input("Director PIN", type="password", key="tp_add_pin")
             if st.form_submit_button("Add"):
-                if not tm.verify_pin(store, t.id, pin):
-                    store.log_action(f"add_{what}", "refused: wrong or missing director PIN", tournament_id=t.id)
-                    st.error("Wrong director PIN: nothing changed.")
+                try:
+                    tm.require_pin(store, t.id, pin, f"add_{what}", None)
+                except tm.PinError as exc:
+                    st.error(f"Nothing changed: {exc}.")
                     return
                 try:
                     if what == "team":

@@ -180,3 +180,15 @@ def test_tournament_cli(tmp_path, capsys, monkeypatch):
                 "--pin", "1357", "--db", db]) == 0
     with open_store(db) as store:
         assert store.corrections("T1")[0]["who"] == "Z"
+
+
+def test_wrong_pins_lock_the_director_actions_for_a_while(store):
+    tid, teams, r1, m1, m2 = _gouji_tournament(store)
+    for _ in range(tm.PIN_ATTEMPTS):
+        with pytest.raises(tm.PinError, match="wrong"):
+            tm.confirm_result(store, m1, "0000", director="x")
+    with pytest.raises(tm.PinError, match="too many"):
+        tm.confirm_result(store, m1, "2468", director="Wang")  # even the right PIN waits
+    assert not store.match(m1).confirmed
+    outcomes = [a["outcome"] for a in store.audit_log(tournament_id=tid) if a["action"] == "confirm"]
+    assert outcomes[-1] == "refused: too many wrong PINs"
