@@ -1,6 +1,6 @@
 """The live path: every line stored durably, judged, and its verdicts kept with it.
 
-:class:`Recorder` keeps one engine :class:`LiveJudge` per table.  :meth:`Recorder.record`
+:class:`Recorder` keeps one engine :class:`LiveJudge` per match.  :meth:`Recorder.record`
 stores a line and the verdicts it caused in one transaction, so what the dashboard shows
 as recorded is on disk.  After a restart the judge of a table is rebuilt from its stored
 log (:meth:`Recorder.live`), so a deal resumes exactly where it stopped.
