@@ -41,8 +41,14 @@ def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
 
 def summary(ref: GoujiReferee) -> dict[str, Any]:
     slots = order(ref)
+    top: list[int] = []
+    for seat in slots:
+        if seat is None:
+            break
+        top.append(seat)
     out: dict[str, Any] = {
-        "order": [s for s in slots if s is not None] if ref.phase == "over" else slots,
+        "order": top,
+        "slots": slots,
         "kaidian": sorted(ref.kaidian),
         "tributes": tributes_owed(ref),
         "complete": ref.phase == "over",

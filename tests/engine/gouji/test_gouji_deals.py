@@ -150,7 +150,7 @@ def test_deal_c_burn(script) -> None:
     deal = result.summary()["deals"][0]
     assert deal["burns"] == [{"seat": 1, "target": 0}]
     assert {"from": 0, "to": 1, "count": 1, "kind": "shao"} in deal["tributes"]   # 004:19 烧贡
-    assert deal["order"][:2] == [1, 2]
+    assert deal["slots"][:2] == [1, 2]
 
 
 @pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"])

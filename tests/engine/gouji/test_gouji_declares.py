@@ -269,7 +269,7 @@ CHONG_CASES = [
 def test_chongdian_yucheng(script, cite: str, answers: tuple[str, str, str], slot: int, kaidian: list[int]) -> None:
     text = CHONG.format(**{f"a{k + 1}": a for k, a in enumerate(answers)})
     deal = script(text).summary()["deals"][0]
-    assert deal["order"][slot] == 0
+    assert deal["slots"][slot] == 0
     assert deal["kaidian"] == kaidian
 
 
@@ -281,7 +281,7 @@ def test_chongdian_shandong(script, answers: tuple[str, str, str], kaidian: list
     text = CHONG.format(**{f"a{k + 1}": a for k, a in enumerate(answers)})
     text = text.replace("gouji-yucheng", "gouji-shandong").replace("0 !revolution\n", "")
     deal = script(text).summary()["deals"][0]
-    assert deal["order"][slot] == 0 and deal["kaidian"] == kaidian
+    assert deal["slots"][slot] == 0 and deal["kaidian"] == kaidian
 
 
 def test_chongdian_failure_throws_fours(script) -> None:
@@ -319,7 +319,7 @@ deal gouji-yucheng leader=0
 1 5H
 0 6H   # gouji.revolution_out
 """).summary()["deals"][0]
-    assert deal["order"][3] == 0 and deal["kaidian"] == [3]
+    assert deal["slots"][3] == 0 and deal["kaidian"] == [3]
 
 
 def test_quan_san_hu(script) -> None:

@@ -469,7 +469,7 @@ deal gouji-shandong leader=0
 4 3H      # gouji.men_out
 """).summary()["deals"][0]
     assert deal["zhashao"] == [1] and deal["men"] == [{"seat": 4, "by": 3}]
-    assert deal["order"][5] == 1 and deal["order"][4] == 4 and deal["order"][:2] == [2, 3]
+    assert deal["slots"][5] == 1 and deal["slots"][4] == 4 and deal["order"] == [2, 3]
 
 
 @pytest.mark.parametrize("cite,text", CASES, ids=[c[0] for c in CASES])
