@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.combos import Kind, classify
@@ -47,7 +49,7 @@ CASES = [
     (GF, "7", "S", "5S 5S 5H 5D 5C", Kind.SHAN, None, "000:97 闪牌 of five"),
     (GF, "7", "S", "5S 5S 5H 5H 5D 5D 5C 5C", Kind.SHAN, None, "000:97 闪牌 of eight"),
     (GF, "7", "S", "7S 7S 7H 7D 7C 7C", Kind.SHAN, None, "000:105-107"),
-    (GF, "7", "S", "AH KH", Kind.THROW, None, "甩牌 of two side singles"),
+    (GF, "7", "S", "AH KH", Kind.THROW, None, "003:58 甩牌 of two side singles (000 silent)"),
     (AN, "7", "S", "BJ BJ SJ SJ", Kind.TRACTOR, 2, "003:62"),
     (AN, "7", "H", "5H 5H 6H 6H", Kind.THROW, None, "003:64 ♥5 pairs never in tractors"),
     (AN, "7", "H", "4H 4H 6H 6H", Kind.THROW, None, "003:154 gaps break in 暗炒"),
@@ -68,7 +70,7 @@ CASES = [
     (KQ, "7", "S", "5H 10H KH", Kind.MIXED, None, "003:168 not in 扛旗"),
     (AN, "7", "S", "5S 10S KS", Kind.WUSHIK, None, "003:78 trump 5-10-K"),
     (AN, "7", None, "5S 10S KS", Kind.WUSHIK, None, "003:80 side 5-10-K in 无主"),
-    (AN, "K", "S", "5D 10D KD", Kind.MIXED, None, "decision: a level K is not side-suit"),
+    (AN, "K", "S", "5D 10D KD", Kind.MIXED, None, "003:76 decision: a level K is not side-suit"),
     (AN, "7", "S", "5H 5H", Kind.PAIR, None, "003:32 红5对"),
     (AN, "7", None, "SJ SJ BJ BJ", Kind.TRACTOR, 2, "003:62 in 无主"),
     (MC, "7", "S", "AS KS", Kind.THROW, None, "003:58 甩牌"),
@@ -98,3 +100,11 @@ def test_chaodipi_ace_low_and_high() -> None:
     mid = combo(AN, "7", "S", "3D 3D 4D 4D").key
     high = combo(AN, "7", "S", "KD KD AD AD").key
     assert low < mid < high
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (CASES,):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

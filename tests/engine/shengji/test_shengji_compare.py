@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.combos import classify
@@ -50,7 +52,7 @@ CASES = [
     (GF, "7", "S", ["7H", "7D"], 0, "000:41 equal cards: first played wins"),
     (GF, "7", "S", ["7H", "7S"], 1, "000:31 trump-suit level card higher"),
     (GF, "7", "S", ["AH", "4S"], 1, "000:37-39 trump beats side single"),
-    (GF, "7", "S", ["AH", "KD"], 0, "垫牌 of another side suit loses"),
+    (GF, "7", "S", ["AH", "KD"], 0, "003:54 垫牌 of another side suit loses"),
     (GF, "7", "S", ["5H 5S 5D 5C", "3H 3S 3D 3C"], 0, "000:87 雷 by card: 5 > 3"),
     (GF, "7", "S", ["3H 3S 3D 3C", "7H 7S 7D 7C"], 1, "000:87 level 雷 over 3 雷"),
     (GF, "7", "S", ["3H 3S 3D 3C 3C", "5H 5S 5D 5C 5C"], 1, "000:99 闪 of equal size"),
@@ -76,3 +78,11 @@ CASES = [
 @pytest.mark.parametrize("game,level,trump,plays,expected,ref", CASES, ids=[c[5] for c in CASES])
 def test_trick_winner(game: str, level: str, trump: str | None, plays: list[str], expected: int, ref: str) -> None:
     assert winner(game, level, trump, plays) == expected, ref
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (CASES,):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

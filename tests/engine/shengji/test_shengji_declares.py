@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -158,3 +159,11 @@ def test_first_deal_chongzhu_seat_deals() -> None:
     events[0] = dict(deal, dealer=2)
     events[3] = {"type": "play", "seat": 2, "cards": ["4D"]}
     assert all(v.ok for v in judge_text([json.dumps(e) for e in events]).verdicts)
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (CASES,):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.combos import classify
@@ -23,7 +25,7 @@ CASES = [
     (GF, "7", "S", "AH", "KH 4D 6C", "4D", "shengji.must_follow_suit", "000:57 follow suit"),
     (GF, "7", "S", "AH", "KH 4D 6C", "KH", None, "000:57"),
     (GF, "7", "S", "AH", "4D 6C 4S", "4S", None, "000:57 void: 毙 allowed"),
-    (GF, "7", "S", "AH", "4D 6C 4S", "6C", None, "垫牌 when void"),
+    (GF, "7", "S", "AH", "4D 6C 4S", "6C", None, "003:54 垫牌 when void"),
     (GF, "7", "S", "AH", "7H 4D", "4D", None, "000:45 a level ♥7 is trump, not ♥"),
     (GF, "7", "S", "4S", "7H 4D", "4D", "shengji.must_follow_suit", "000:11 level card is trump"),
     (GF, "7", "S", "4S", "2D 4D", "4D", "shengji.must_follow_suit", "000:11 常主 is trump"),
@@ -111,3 +113,11 @@ def test_follow_observation_only(game: str, level: str, trump: str | None, lead:
         assert is_imperfect(lead_combo, played, o), ref
     # the cards seen with the play alone never prove a fault
     assert follow_fault(1, lead_combo, played, played, o) is None, ref
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (CASES,):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

@@ -8,6 +8,7 @@ later cards show what it held — or not at all when nothing later can show it.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -98,3 +99,11 @@ def test_without_hands(name: str, events: list[dict[str, Any]], bad: int | None,
     assert set(got) == {target} and got[target].code == code, (ref, got)
     if bad in new:
         assert got[target].proven_at == new[proof], ref
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (SCENARIOS,):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from cardref.engine.cards import Rank, Suit, parse_card
 from cardref.engine.shengji.order import TRUMP, TrumpOrder
@@ -65,7 +67,7 @@ TRUMPS = [
     (GF, "7", "S", "AC", False, "000:15"),
     (AN, "7", "S", "5H", True, "003:30"),
     (AN, "7", "S", "5S", True, "003:36 trump suit"),
-    (AN, "7", "S", "5D", False, "003: 5 is no 常主 in 炒地皮"),
+    (AN, "7", "S", "5D", False, "003:30 5 is no 常主 in 炒地皮 (only 红5)"),
     (AN, "7", "S", "2D", False, "003:22 2 is no 常主"),
     (KQ, "7", None, "AS", False, "003:30 无主"),
     (KQ, "7", None, "7C", True, "003:30"),
@@ -92,3 +94,11 @@ def test_ties(game: str, level: str, trump: str | None, a: str, b: str, ref: str
 @pytest.mark.parametrize("game,level,trump,card,is_trump,ref", TRUMPS, ids=[f"{r[5]}:{r[3]}" for r in TRUMPS])
 def test_trump_membership(game: str, level: str, trump: str | None, card: str, is_trump: bool, ref: str) -> None:
     assert order(game, level, trump).is_trump(parse_card(card)) is is_trump, ref
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (HIGHER, EQUAL, TRUMPS):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row

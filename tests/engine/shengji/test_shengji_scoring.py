@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.levels import TeamLevel, advance, level_index, table_outcome
@@ -136,3 +138,11 @@ def test_advance(settings, start: str, rnd: int, up: int, end: str, end_round: i
     rank = {r.code: r for r in Rank}
     new, _ = advance(TeamLevel(level_index(rank[start], settings), rnd), up, settings)
     assert (new.rank(settings).code, new.round) == (end, end_round), ref
+
+
+def test_every_case_cites_a_seed_line() -> None:
+    """Each row names its seed (000 = shared/seeds/000_4e95b884d4f4d9e2.txt 刮风,
+    003 = shared/seeds/003_50a5b68db21d70bd.txt 炒地皮) and line, or the spec."""
+    for table in (BOTTOM_VALUES, MULTIPLIERS, CHAODIPI_TABLE, GUAFENG_TABLE, ADVANCE):
+        for row in table:
+            assert re.match(r"^(000|003):\d|^spec|^hand events", row[-1]), row
