@@ -334,3 +334,76 @@ def match_rows(store: EventStore, tournament_id: int) -> list[dict[str, Any]]:
         row["confirmed_by"] = m.confirmed_by
         rows.append(row)
     return rows
+
+
+def _played_pairs(store: EventStore, tournament_id: int) -> set[frozenset[int]]:
+    return {frozenset((m.team_a, m.team_b)) for m in store.matches(tournament_id=tournament_id)
+            if m.team_a is not None and m.team_b is not None}
+
+
+def swiss_pairs(order: list[int], played: set[frozenset[int]]) -> list[tuple[int, int]] | None:
+    """Pair teams in standings order, each with the next team it has not met yet
+    (backtracking when that leaves someone without an opponent); ``None`` if impossible."""
+    if not order:
+        return []
+    first, rest = order[0], order[1:]
+    for k, other in enumerate(rest):
+        if frozenset((first, other)) in played:
+            continue
+        tail = swiss_pairs(rest[:k] + rest[k + 1:], played)
+        if tail is not None:
+            return [(first, other), *tail]
+    return None
+
+
+def round_robin_pairs(teams_in_order: list[int], round_index: int) -> list[tuple[int, int]]:
+    """Round ``round_index`` (0-based) of the circle method: every team meets every other once
+    in ``n - 1`` rounds (``n`` even; with an odd count one team sits out each round)."""
+    ids: list[int | None] = list(teams_in_order)
+    if len(ids) % 2:
+        ids.append(None)
+    n = len(ids)
+    r = round_index % (n - 1)
+    rotated = [ids[0], *(ids[1:][-r:] + ids[1:][:-r] if r else ids[1:])]
+    pairs = []
+    for k in range(n // 2):
+        a, b = rotated[k], rotated[n - 1 - k]
+        if a is not None and b is not None:
+            pairs.append((a, b) if k % 2 == 0 else (b, a))
+    return pairs
+
+
+def pair_round(store: EventStore, tournament_id: int, method: str = "swiss",
+               tables: list[str] | None = None, *, force: bool = False) -> tuple[int, list[int]]:
+    """Create the next round and its matches (Swiss by current standings without rematches,
+    or round robin), one match per table in order.  Returns (round id, match ids).
+
+    Every earlier result must be confirmed first (a new match at a table ends the one
+    being played there); ``force`` pairs anyway."""
+    team_ids = list(teams(store, tournament_id))
+    if len(team_ids) < 2:
+        raise ValueError("pairing needs at least two teams")
+    open_ones = [m.id for m in store.matches(tournament_id=tournament_id) if not m.confirmed]
+    if open_ones and not force:
+        raise ValueError(f"confirm the results of matches {', '.join(map(str, open_ones))} before pairing "
+                         "the next round")
+    tables = tables or [t.id for t in store.tables(tournament_id)]
+    number = len(rounds(store, tournament_id)) + 1
+    if method == "swiss":
+        order = [s.team_id for s in standings(store, tournament_id)]
+        if len(order) % 2:
+            order = order[:-1]  # the last team sits out (a bye) this round
+        pairs = swiss_pairs(order, _played_pairs(store, tournament_id))
+        if pairs is None:
+            raise ValueError("every possible pairing repeats a match: the Swiss rounds are exhausted")
+    elif method == "round-robin":
+        pairs = round_robin_pairs(sorted(team_ids), number - 1)
+    else:
+        raise ValueError(f"method must be 'swiss' or 'round-robin', got {method!r}")
+    if len(tables) < len(pairs):
+        raise ValueError(f"{len(pairs)} matches need {len(pairs)} tables; the tournament has {len(tables)}")
+    round_id = add_round(store, tournament_id, number)
+    matches = [start_match(store, round_id, table, a, b) for table, (a, b) in zip(tables, pairs, strict=False)]
+    store.log_action("pair_round", "ok", tournament_id=tournament_id,
+                     detail={"round": number, "method": method, "pairs": pairs})
+    return round_id, matches

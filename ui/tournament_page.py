@@ -42,6 +42,19 @@ def _setup_forms(store: Any, t: Any) -> None:
 
     teams = tm.teams(store, t.id)
     rounds = tm.rounds(store, t.id)
+    with st.form("tp_pair"):
+        st.markdown("**Pair the next round** at the tournament's tables")
+        method = st.selectbox("Pairing", ["swiss", "round-robin"], key="tp_pair_method",
+                              format_func={"swiss": "Swiss (by standings, no rematches)",
+                                           "round-robin": "Round robin"}.get)
+        pin = st.text_input("Director PIN", type="password", key="tp_pair_pin")
+        if st.form_submit_button("Pair round"):
+            try:
+                tm.require_pin(store, t.id, pin, "pair_round", None)
+                _, made = tm.pair_round(store, t.id, method)
+                st.success(f"Round paired: {len(made)} matches.")
+            except Exception as exc:  # noqa: BLE001 - PinError, ValueError: shown to the director
+                st.error(f"Not paired: {exc}")
     with st.expander("Teams, rounds, tables, matches (director)"):
         with st.form("tp_setup"):
             what = st.selectbox("Add", ["team", "round", "table", "match"], key="tp_add_what")

@@ -47,6 +47,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("--table", required=True)
     m.add_argument("--team-a", required=True, help="team name (even seats 0, 2, 4)")
     m.add_argument("--team-b", required=True, help="team name (odd seats 1, 3, 5)")
+    pr = sp("pair", "create the next round and its matches at the tournament's tables: needs the director PIN")
+    pr.add_argument("tournament")
+    pr.add_argument("--method", choices=("swiss", "round-robin"), default="swiss",
+                    help="swiss: by current standings, no rematches (default); round-robin: circle method")
+    pr.add_argument("--pin")
+    pr.add_argument("--force", action="store_true", help="pair even though some results are not confirmed")
     cf = sp("confirm", "confirm (lock) a match result: needs the director PIN")
     cf.add_argument("match", type=int)
     cf.add_argument("--director", required=True)
@@ -107,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
                         raise KeyError(f"no round {args.round}")
                     _print({"match": tm.start_match(store, round_id, args.table, _team_id(store, tid, args.team_a),
                                                     _team_id(store, tid, args.team_b))})
+                elif args.action == "pair":
+                    tm.require_pin(store, tid, _pin(args), "pair_round", None)
+                    round_id, matches = tm.pair_round(store, tid, args.method, force=args.force)
+                    for row in tm.match_rows(store, tid):
+                        if row["match"] in matches:
+                            _print(row)
                 elif args.action == "standings":
                     for row in tm.standings_rows(store, tid):
                         _print(row)

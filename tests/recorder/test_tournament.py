@@ -161,9 +161,11 @@ def test_tournament_cli(tmp_path, capsys, monkeypatch):
     assert cli(["tournament", "create", "Cup", "--family", "gouji", "--db", db]) == 2
     for name in ("A", "B"):
         assert cli(["tournament", "team", "Cup", name, "--players", "x", "y", "z", "--db", db]) == 0
-    assert cli(["tournament", "round", "Cup", "--db", db]) == 0
     assert cli(["tournament", "table", "Cup", "T1", "--db", db]) == 0
-    assert cli(["tournament", "match", "Cup", "--round", "1", "--table", "T1", "--team-a", "A", "--team-b", "B",
+    assert cli(["tournament", "pair", "Cup", "--method", "round-robin", "--db", db]) == 0
+    assert cli(["tournament", "pair", "Cup", "--db", db]) == 2  # round 1 is not confirmed
+    assert cli(["tournament", "round", "Cup", "--db", db]) == 0
+    assert cli(["tournament", "match", "Cup", "--round", "2", "--table", "T1", "--team-a", "A", "--team-b", "B",
                 "--db", db]) == 0
     log = tmp_path / "deal.jsonl"
     log.write_text("\n".join(_lines(gouji_deal("gouji-yucheng", random.Random(5), with_hands=False))) + "\n")
@@ -171,9 +173,11 @@ def test_tournament_cli(tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     assert cli(["tournament", "standings", "Cup", "--matches", "--db", db]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert [r["team"] for r in rows[:2]] and rows[2]["status"] == "playing"
-    assert cli(["tournament", "confirm", str(rows[2]["match"]), "--director", "Z", "--pin", "0000", "--db", db]) == 2
-    assert cli(["tournament", "confirm", str(rows[2]["match"]), "--director", "Z", "--db", db]) == 0
+    assert sorted(r["team"] for r in rows[:2]) == ["A", "B"]
+    assert [(r["round"], r["status"]) for r in rows[2:]] == [(1, "finished"), (2, "playing")]
+    assert rows[0]["played"] == 1 and rows[3]["deals"] == 1
+    assert cli(["tournament", "confirm", str(rows[3]["match"]), "--director", "Z", "--pin", "0000", "--db", db]) == 2
+    assert cli(["tournament", "confirm", str(rows[3]["match"]), "--director", "Z", "--db", db]) == 0
     assert cli(["store", "correct", "--table", "T1", "--ref", "1", "--seat", "1", "--who", "Z", "--why", "w",
                 "--db", db]) == 2
     assert cli(["store", "correct", "--table", "T1", "--ref", "1", "--seat", "1", "--who", "Z", "--why", "w",
@@ -192,3 +196,40 @@ def test_wrong_pins_lock_the_director_actions_for_a_while(store):
     assert not store.match(m1).confirmed
     outcomes = [a["outcome"] for a in store.audit_log(tournament_id=tid) if a["action"] == "confirm"]
     assert outcomes[-1] == "refused: too many wrong PINs"
+
+
+def test_round_robin_meets_everyone_once():
+    for n in (4, 5, 6):
+        met = set()
+        rounds = n - 1 if n % 2 == 0 else n
+        for r in range(rounds):
+            pairs = tm.round_robin_pairs(list(range(n)), r)
+            seen = [t for p in pairs for t in p]
+            assert len(seen) == len(set(seen))  # nobody plays twice in a round
+            met |= {frozenset(p) for p in pairs}
+        assert len(met) == n * (n - 1) // 2
+
+
+def test_swiss_avoids_rematches():
+    assert tm.swiss_pairs([1, 2, 3, 4], {frozenset((1, 2))}) == [(1, 3), (2, 4)]
+    assert tm.swiss_pairs([1, 2], {frozenset((1, 2))}) is None
+
+
+def test_pair_round_creates_matches_at_the_tables(store):
+    tid, teams, r1, m1, m2 = _gouji_tournament(store)
+    rec = Recorder(store)
+    for line in _lines(gouji_deal("gouji-shandong", random.Random(11), with_hands=False)):
+        rec.record("T1", line)
+    with pytest.raises(ValueError, match="confirm"):
+        tm.pair_round(store, tid, "swiss")
+    for match in (m1, m2):
+        tm.confirm_result(store, match, "2468", director="Wang")
+    round_id, matches = tm.pair_round(store, tid, "swiss")
+    pairs = [frozenset((store.match(m).team_a, store.match(m).team_b)) for m in matches]
+    assert len(pairs) == 2 and not set(pairs) & {frozenset((teams[0], teams[1])), frozenset((teams[2], teams[3]))}
+    assert [store.match(m).table_id for m in matches] == ["T1", "T2"]
+    assert tm.rounds(store, tid)[-1][0] == round_id
+    tm.add_team(store, tid, "Extra1")
+    tm.add_team(store, tid, "Extra2")
+    with pytest.raises(ValueError, match="tables"):
+        tm.pair_round(store, tid, "round-robin", force=True)
