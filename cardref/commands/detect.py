@@ -24,7 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                               "default: the shipped models/cards-yolo11n.*")
     p.add_argument("--conf", type=float, default=None, help="minimum corner confidence (default 0.25)")
     p.add_argument("--iou", type=float, default=None, help="NMS overlap threshold (default 0.7)")
-    p.add_argument("--imgsz", type=int, default=None, help="network input size, PyTorch backend only")
+    p.add_argument("--imgsz", type=int, default=None,
+                   help="network input long side, PyTorch backend only (default: the input of the ONNX "
+                        "export beside the weights, else 1280)")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
 

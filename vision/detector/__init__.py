@@ -51,7 +51,9 @@ def default_model_paths(stem: str = MODEL_STEM, folder: Path | None = None) -> d
     """For each backend, the model files it can use, preferred first."""
     folder = folder or models_dir()
     onnx = folder / f"{stem}.onnx"
-    return {"openvino": [folder / f"{stem}_openvino_model", onnx], "onnx": [onnx], "torch": [folder / f"{stem}.pt"]}
+    # an INT8 export is shipped only when it keeps the accuracy (see export.export_int8)
+    return {"openvino": [folder / f"{stem}_openvino_model", folder / f"{stem}-int8.onnx", onnx],
+            "onnx": [onnx], "torch": [folder / f"{stem}.pt"]}
 
 
 def available_backends() -> list[str]:
@@ -65,9 +67,11 @@ def _paths_for(backend: str, model: Path) -> list[Path]:
         return [model] if backend == "openvino" else []
     if backend == "torch":
         return [model] if model.suffix == ".pt" else [model.with_suffix(".pt")]
-    onnx = model if model.suffix == ".onnx" else model.with_suffix(".onnx")
+    if model.suffix == ".onnx":
+        return [model]
+    onnx = model.with_suffix(".onnx")
     if backend == "openvino":
-        return [model.parent / f"{model.stem}_openvino_model", onnx]
+        return [model.parent / f"{model.stem}_openvino_model", model.parent / f"{model.stem}-int8.onnx", onnx]
     return [onnx]
 
 

@@ -26,6 +26,8 @@ from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
 DEFAULT_CONF = 0.25
 DEFAULT_IOU = 0.7
+#: Network input long side of the PyTorch backend (the exports fix theirs at export time).
+DEFAULT_LONG_SIDE = 1280
 
 
 @runtime_checkable
@@ -258,8 +260,15 @@ class OpenVinoBackend(_ExportedBackend):
         return self._request.get_output_tensor(0).data
 
 
-class TorchBackend:
-    """The ultralytics ``.pt`` through ultralytics' own predictor (PyTorch, CPU)."""
+class TorchBackend(_ExportedBackend):
+    """The ultralytics ``.pt`` network run by PyTorch on the CPU.
+
+    It sees exactly the input the exported backends see (same letterbox, same fixed input
+    shape) and its output goes through the same decoding, so the three backends differ only
+    by their runtimes' arithmetic.  The input shape is that of the ONNX export beside the
+    weights when there is one; else ``imgsz`` is its long side, 16:9 (default 1280: a
+    1280x720 frame runs at its own resolution, 1280x736 like the shipped export).
+    """
 
     name = "torch"
 
@@ -276,25 +285,35 @@ class TorchBackend:
             raise BackendUnavailableError(self.name, f"{exc.name} is not installed") from exc
         torch.set_num_threads(threads or default_threads())
         try:
-            self.model = YOLO(str(path), task="detect")
+            yolo = YOLO(str(path), task="detect")
         except Exception as exc:  # noqa: BLE001 - torch.load raises many types for a bad file
             raise ModelFileError(path, f"cannot load the PyTorch weights ({exc.__class__.__name__}: {exc})") from exc
-        self.model_path = path
-        self.names = _card_names(self.model.names, path)
-        train_args = getattr(self.model, "overrides", {}) or {}
-        ckpt_args = (getattr(self.model, "ckpt", None) or {}).get("train_args", {}) if isinstance(
-            getattr(self.model, "ckpt", None), dict) else {}
-        self.imgsz = int(imgsz or ckpt_args.get("imgsz") or train_args.get("imgsz") or 640)
-        self.conf = conf
-        self.iou = iou
+        self._torch = torch
+        self.net = yolo.model.float().eval()
+        stride = int(max(getattr(self.net, "stride", [32])))
+        shape = self._sibling_shape(path) if imgsz is None else None
+        if shape is None:
+            side = int(imgsz or DEFAULT_LONG_SIDE)
+            shape = (int(np.ceil(side * 9 / 16 / stride) * stride), int(np.ceil(side / stride) * stride))
+        super().__init__(path, _card_names(yolo.names, path), shape, conf, iou)
 
-    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        _check_frame(frame_bgr)
-        result = self.model.predict(frame_bgr, imgsz=self.imgsz, conf=self.conf, iou=self.iou,
-                                    agnostic_nms=True, device="cpu", verbose=False, max_det=300)[0]
-        boxes = result.boxes
-        xyxy = boxes.xyxy.numpy()
-        scores = boxes.conf.numpy()
-        cls = boxes.cls.numpy().astype(int)
-        return [CornerDetection(self.names[c], float(s), tuple(float(v) for v in b))
-                for b, s, c in zip(xyxy, scores, cls, strict=True) if self.names[c]]
+    @staticmethod
+    def _sibling_shape(path: Path) -> tuple[int, int] | None:
+        """The input shape of the ONNX export beside the weights, so both see the same input."""
+        onnx_path = path.with_suffix(".onnx")
+        if not onnx_path.is_file():
+            return None
+        try:
+            imgsz = ast.literal_eval(read_onnx_metadata(onnx_path).get("imgsz", "None"))
+        except (DetectorError, ValueError, SyntaxError):
+            return None
+        if isinstance(imgsz, int):
+            return (imgsz, imgsz)
+        if isinstance(imgsz, (list, tuple)) and len(imgsz) == 2:
+            return (int(imgsz[0]), int(imgsz[1]))
+        return None
+
+    def _run(self, blob: np.ndarray) -> np.ndarray:
+        with self._torch.inference_mode():
+            out = self.net(self._torch.from_numpy(blob))
+        return (out[0] if isinstance(out, (list, tuple)) else out).numpy()

@@ -54,3 +54,26 @@ class MotionGate:
 
     def reset(self) -> None:
         self._ref, self._skipped = None, 0
+
+
+class GatedDetector:
+    """A detector that reuses its last cards while the :class:`MotionGate` sees no change.
+
+    ``detect(frame)`` returns ``(cards, ran)``: ``ran`` tells whether the model looked at
+    this frame or the cards are carried over from the last frame it looked at.
+    """
+
+    def __init__(self, detector, gate: MotionGate | None = None) -> None:  # noqa: ANN001 - any Detector
+        self.detector = detector
+        self.gate = gate or MotionGate()
+        self._cards: list = []
+
+    def detect(self, frame_bgr: np.ndarray) -> tuple[list, bool]:
+        if self.gate.changed(frame_bgr):
+            self._cards = self.detector.detect(frame_bgr)
+            return self._cards, True
+        return self._cards, False
+
+    def reset(self) -> None:
+        self.gate.reset()
+        self._cards = []

@@ -42,9 +42,30 @@ def onnx_backend() -> OnnxBackend:
     return OnnxBackend(ONNX)
 
 
-def test_onnx_metadata_gives_classes_and_input(onnx_backend: OnnxBackend) -> None:
+def test_onnx_metadata_gives_classes_and_input(onnx_backend: OnnxBackend, torch_backend) -> None:
     assert onnx_backend.names == CLASS_NAMES
     assert onnx_backend.input_shape == (192, 320)
+    assert torch_backend.input_shape == (192, 320)  # taken from the export beside the weights
+    assert TorchBackend(PT, imgsz=1280).input_shape == (736, 1280)
+
+
+def test_decoding_matches_ultralytics_own_predictions(torch_backend, frames) -> None:
+    """Our letterbox + decode + NMS against ultralytics' predictor on the same weights."""
+    import os
+
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    from ultralytics import YOLO
+
+    yolo = YOLO(str(PT), task="detect")
+    for frame in frames:  # 640x360: ultralytics' rect letterbox at imgsz 320 is 320x192 too
+        res = yolo.predict(frame, imgsz=320, conf=torch_backend.conf, iou=torch_backend.iou, agnostic_nms=True,
+                           device="cpu", verbose=False)[0]
+        theirs = sorted((CLASS_NAMES[int(c)], round(float(s), 3), tuple(np.round(b.numpy(), 0)))
+                        for b, s, c in zip(res.boxes.xyxy, res.boxes.conf, res.boxes.cls, strict=True))
+        ours = sorted((c.card, round(c.conf, 3), tuple(np.round(c.box, 0))) for c in torch_backend.detect_corners(frame))
+        assert [t[0] for t in theirs] == [o[0] for o in ours]
+        for t, o in zip(theirs, ours, strict=True):
+            assert abs(t[1] - o[1]) < 0.005 and np.allclose(t[2], o[2], atol=1.0)
 
 
 def test_torch_and_onnx_find_the_same_corners(torch_backend, onnx_backend, frames) -> None:
