@@ -52,7 +52,8 @@ def _setup_forms(store: Any, t: Any) -> None:
             try:
                 tm.require_pin(store, t.id, pin, "pair_round", None)
                 _, made = tm.pair_round(store, t.id, method)
-                st.success(f"Round paired: {len(made)} matches.")
+                st.success(f"Round paired: {len(made)} match{'es' if len(made) != 1 else ''} "
+                           f"({', '.join(str(m) for m in made)}).")
             except Exception as exc:  # noqa: BLE001 - PinError, ValueError: shown to the director
                 st.error(f"Not paired: {exc}")
     with st.expander("Teams, rounds, tables, matches (director)"):

@@ -98,6 +98,15 @@ def test_standings_confirm_and_correct_with_pin(tmp_path, monkeypatch):
         outcomes = [a["outcome"].split(":")[0] for a in store.audit_log(tournament_id=tid)]
         assert outcomes.count("refused") == 2
 
+    at.text_input(key="tp_pair_pin").input("2468")
+    _button(at, "Pair round").click().run()
+    assert at.error and "exhausted" in at.error[0].value  # Swiss: these two teams have met
+    at.selectbox(key="tp_pair_method").select("round-robin")
+    _button(at, "Pair round").click().run()
+    assert at.success and "1 match " in at.success[0].value
+    with open_store(db) as store:
+        assert [n for _, n, _ in tm.rounds(store, tid)] == [1, 2]
+
     at.selectbox(key="tp_add_what").select("team")
     at.text_input(key="tp_add_name").input("North")
     _button(at, "Add").click().run()
