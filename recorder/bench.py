@@ -33,7 +33,6 @@ from urllib.parse import quote
 
 
 def _lines(n: int, seed: int) -> list[str]:
-    from cardref.engine.eventlog import dump_event
     from cardref.engine.gouji.simulate import simulate_deal
 
     rng = random.Random(seed)
@@ -45,7 +44,6 @@ def _lines(n: int, seed: int) -> list[str]:
             out.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
             if len(out) == n:
                 break
-    del dump_event
     return out
 
 
