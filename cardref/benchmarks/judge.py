@@ -1,7 +1,7 @@
 """``cardref bench judge``: judged events per second over simulated deals, per game.
 
 Each game family provides ``simulate_deal(game, rng)``; the deals are generated first
-(not timed), then judged with the same :class:`~cardref.engine.judge.Judge` that
+(not timed), then each deal is judged as its own log with the same :class:`~cardref.engine.judge.Judge` that
 ``cardref judge`` uses, one game at a time, on one core.
 """
 
@@ -46,21 +46,18 @@ def main(argv: list[str]) -> int:
             print(f"{name}: no simulator, skipped")
             continue
         rng = random.Random(args.seed)
-        texts: list[str] = []
-        for _ in range(args.deals):
-            texts.extend(dump_event(e) for e in simulate(name, rng))
-        lines = list(read_lines(texts))
+        deals = [list(read_lines(dump_event(e) for e in simulate(name, rng))) for _ in range(args.deals)]
+        events = sum(len(d) for d in deals)
         start = time.perf_counter()
-        result = Judge.judge(lines)
+        faults = sum(len(Judge.judge(deal).faults()) for deal in deals)
         elapsed = time.perf_counter() - start
-        faults = len(result.faults())
-        rate = len(lines) / elapsed if elapsed else float("inf")
-        total_events += len(lines)
+        rate = events / elapsed if elapsed else float("inf")
+        total_events += events
         total_time += elapsed
-        row = {"game": name, "deals": args.deals, "events": len(lines), "seconds": round(elapsed, 3),
+        row = {"game": name, "deals": args.deals, "events": events, "seconds": round(elapsed, 3),
                "events_per_s": round(rate), "faults": faults}
         print(json.dumps(row) if args.json else
-              f"{name:20s} {args.deals:6d} deals {len(lines):8d} events {elapsed:7.2f} s "
+              f"{name:20s} {args.deals:6d} deals {events:8d} events {elapsed:7.2f} s "
               f"{rate:10,.0f} events/s  faults={faults}")
     if total_time:
         print(f"{'all':20s} {total_events:22,.0f} events {total_time:7.2f} s {total_events / total_time:10,.0f} events/s")

@@ -75,6 +75,6 @@ def test_live_judge_matches_offline_judge_and_re_judges_corrections() -> None:
     for text in lines:
         live.feed_text(text)
     assert [v.to_json() for v in live.verdicts] == [v.to_json() for v in judge_text(lines).verdicts]
-    changed = live.feed({"type": "correct", "ref": 2, "seat": 1})
+    changed = live.feed({"type": "correct", "ref": 2, "seat": 0})  # the leader
     assert {v.i for v in changed} >= {2, 3}
     assert live.verdicts[2].ok
