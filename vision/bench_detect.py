@@ -38,6 +38,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--gating", action="store_true", help="also measure motion gating on a mostly still table")
     p.add_argument("--merge", action="store_true", help="also measure corner-merging accuracy")
     p.add_argument("--merge-only", action="store_true", help="only the corner-merging accuracy")
+    p.add_argument("--accuracy", type=int, default=0, metavar="N",
+                   help="also card F1 of each backend on N rendered held-out scenes (slow: ~2 s each)")
     p.add_argument("--scenes", type=int, default=0,
                    help="with --merge/--merge-only: also merge the labels of N rendered scenes (slow: ~2 s each)")
     return p.parse_args(argv)
@@ -173,6 +175,60 @@ def bench_merge_scenes(n: int) -> None:
           f"cards {ok}/{total} = {ok / max(total, 1):.4f} recovered exactly; {extra} extra, {missing} missing")
 
 
+def bench_accuracy(args: argparse.Namespace, n: int) -> None:
+    """Card-level F1 and corner recall of each backend on rendered held-out table scenes."""
+    from collections import Counter
+
+    try:
+        from cardref.datasets.faces import list_designs
+        from cardref.datasets.scenes import SceneConfig, render_scene
+        designs = list_designs("heldout")
+    except Exception as exc:  # noqa: BLE001 - the generator is optional here
+        print(f"accuracy: rendered scenes not available ({exc})")
+        return
+    import cv2
+    from cardref.vision.types import CornerDetection
+
+    cfg = SceneConfig(width=1280, height=720)
+    scenes = [render_scene(20_000 + i, designs, cfg) for i in range(n)]
+    frames = [cv2.cvtColor(sc.image, cv2.COLOR_RGB2BGR) for sc in scenes]
+    truth_cards = [Counter(sc.cards) for sc in scenes]
+    truth_corners = [[CornerDetection(lb.card, 1.0, tuple(map(float, lb.box))) for lb in sc.labels] for sc in scenes]
+    print(f"accuracy on {n} rendered 1280x720 scenes of {len(designs)} held-out designs "
+          f"({sum(sum(c.values()) for c in truth_cards)} cards, {sum(map(len, truth_corners))} corners):")
+    for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
+        try:
+            det = load_detector(backend, _model_for(backend, args.model), threads=args.threads)
+        except DetectorError as exc:
+            print(f"  {backend:<9} -  ({exc})")
+            continue
+        tp = n_pred = n_true = found = right = total = 0
+        for frame, want, corners in zip(frames, truth_cards, truth_corners, strict=True):
+            got_corners = det.detect_corners(frame)
+            got = Counter(c.card for c in det.merge_cards(got_corners))
+            tp += sum((got & want).values())
+            n_pred += sum(got.values())
+            n_true += sum(want.values())
+            for t in corners:
+                best = max(got_corners, key=lambda c, t=t: _iou(c.box, t.box), default=None)
+                if best is not None and _iou(best.box, t.box) >= 0.5:
+                    found += 1
+                    right += best.card == t.card
+                total += 1
+        prec, rec = tp / max(n_pred, 1), tp / max(n_true, 1)
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        print(f"  {backend:<9} {det.model_path.name:<28} card F1 {f1:.3f} (P {prec:.3f} R {rec:.3f}); "
+              f"corners found {found / max(total, 1):.3f}, read right {right / max(found, 1):.3f}")
+
+
+def _iou(a, b) -> float:  # noqa: ANN001 - boxes
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(list(argv or []))
     if args.merge_only:
@@ -205,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fastest: {fastest} ({1000 / results[fastest]:.1f} fps); default (auto) backend: {auto}")
     if args.gating:
         bench_gating(frames, results.get(auto))
+    if args.accuracy:
+        bench_accuracy(args, args.accuracy)
     if args.merge:
         bench_merge()
         if args.scenes:

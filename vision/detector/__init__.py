@@ -93,6 +93,9 @@ class Detector:
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
         return self.backend.detect_corners(frame_bgr)
 
+    def merge_cards(self, corners: list[CornerDetection]) -> list[CardDetection]:
+        return merge_corners(corners, self.merge)
+
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
         return merge_corners(self.backend.detect_corners(frame_bgr), self.merge)
 
