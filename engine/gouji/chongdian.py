@@ -137,5 +137,6 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
             else:
                 ref.fixed[cseat] = 4
     ref.active.discard(cseat)
+    ref.chong_out.add(cseat)
     if ref.hands[cseat] is not None:
         ref.counts[cseat] = 0

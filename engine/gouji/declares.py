@@ -279,8 +279,6 @@ def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     ref.head[seat] = ev.what
     if ev.what == "yaotou":
         ref.yaotou_left[seat] = ref.s.yaotou_dead
-    if ev.what == "wutou" and chong is not None and chong.get("success"):
-        ref.no_kaidian.add(seat)                           # 002 l.50
     return []
 
 

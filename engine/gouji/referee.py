@@ -87,6 +87,7 @@ class GoujiReferee(DealReferee):
         self.kaidian: set[int] = set()
         self.rendian: set[int] = set()
         self.no_kaidian: set[int] = set()
+        self.chong_out: set[int] = set()
         self.xuandian: set[int] = set()
         self.kangong: dict[int, str] = {}
         self.head: dict[int, str] = {}
@@ -125,8 +126,8 @@ class GoujiReferee(DealReferee):
         if head == "youtou":
             return False
         opp = _opp(seat)
-        if opp in self.revolts:
-            return True        # 对家革命可选无头 (004 l.9); default 无头 (decision D15)
+        if opp in self.revolts or opp in self.chong_out:
+            return True        # 对家革命可选无头 (004:9), 002:49; default 无头 (decision D15)
         return opp in self.finished
 
     def _restricted(self, seat: int, shape: Shape) -> bool:
@@ -176,10 +177,15 @@ class GoujiReferee(DealReferee):
         return all(s in self.passed for s in self.active if s != cur.seat)
 
     def _kaidian_open(self, seat: int) -> bool:
-        """开点 still possible for ``seat`` (004 l.9, l.23-25)."""
-        return (not self.luanchan and seat not in self.kaidian and seat not in self.rendian
-                and seat not in self.no_kaidian and len(self.finished) < self.s.kaidian_closes_after
-                and _opp(seat) not in self.finished)
+        """开点 still possible for ``seat`` (004:9, 004:23-25; 002:50)."""
+        if (self.luanchan or seat in self.kaidian or seat in self.rendian or seat in self.no_kaidian
+                or len(self.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.finished):
+            return False
+        if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong_out and self.is_wutou(seat):
+            chong = next((c for c in self.chong if c["seat"] == _opp(seat)), None)
+            if chong is not None and chong.get("success"):
+                return False     # 选择无头若对门冲点成功则不能开点 (002:50)
+        return True
 
     def _skipped(self, seat: int) -> list[int]:
         cur = self.cur

@@ -95,6 +95,8 @@ class GoujiSettings:
     chongdian_needs_revolution: bool = True
     #: The 冲点 outcome table: "yucheng" (004 l.11-13, four outcomes) or "shandong" (002 l.46-47).
     chongdian_rules: str = "yucheng"
+    #: The 无头 对门 of a successful 冲点 seat cannot 开点 (002:50); 禹城 grants 开点 by outcome.
+    wutou_no_kaidian_after_chong: bool = False
     #: How many 冲点/革命 seats void the deal (004 l.13: two revolutions; 002 l.48: three 冲点).
     void_at: int = 2
     #: 要头 after a revolution without 冲点: this many 死够级 then 无头 (004 l.9).
@@ -141,6 +143,7 @@ SHANDONG = GoujiSettings(
     revolution=False,                    # 002 has 冲点 only (l.46)
     chongdian_needs_revolution=False,
     chongdian_rules="shandong",
+    wutou_no_kaidian_after_chong=True,   # 002:50
     void_at=3,                           # 002 l.48
     buy_with_joker=True,                 # 002 l.24
     kangong_self=((Rank.BIG_JOKER, 4), (Rank.SMALL_JOKER, 4)),   # 002 l.41-42 四小扛自己

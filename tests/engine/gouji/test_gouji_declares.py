@@ -361,3 +361,14 @@ deal gouji-yucheng leader=3
     assert owners[3:6] == [3, 3, 3]            # three 死够级: only burning may take them
     assert owners[6] is None                   # after three: 无头
     assert 3 in live.state()["wutou"]
+
+
+@pytest.mark.parametrize("head,kaidian", [("", [0]), ("3 !wutou\n", [0]), ("3 !youtou\n", [0, 3])])
+def test_shandong_head_after_successful_chongdian(script, head: str, kaidian: list[int]) -> None:
+    """002:49-50 有头 keeps 开点 for the 对门 of a successful 冲点, 无头 (chosen or default) loses it."""
+    text = CHONG.format(a1="AH AS", a2="pass", a3="QH QS QC QD").replace(
+        "gouji-yucheng", "gouji-shandong").replace("0 !revolution\n", "")
+    text = text.replace("1 5H\n", head + "1 5H\n")
+    text += "3 6H\n4 pass\n5 pass\n1 pass\n2 pass\n3 KH KS\n4 pass\n5 pass\n1 pass\n2 pass\n3 4H\n"
+    deal = script(text).summary()["deals"][0]
+    assert deal["kaidian"] == kaidian
