@@ -9,7 +9,7 @@ values: two ``QH`` from two decks are equal and both count.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 
@@ -66,6 +66,7 @@ _RANK_CODE = {
     Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "10", Rank.JACK: "J",
     Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A", Rank.SMALL_JOKER: "SJ", Rank.BIG_JOKER: "BJ",
 }
+_SUIT_INDEX = {Suit.SPADES: 1, Suit.HEARTS: 2, Suit.DIAMONDS: 3, Suit.CLUBS: 4}
 _CODE_RANK = {code: rank for rank, code in _RANK_CODE.items() if not rank.is_joker}
 _CODE_RANK["T"] = Rank.TEN
 FACE_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if not r.is_joker)
@@ -79,16 +80,30 @@ class CardCodeError(ValueError):
         super().__init__(f"not a card code: {text!r} (expected e.g. 10H, TS, QD, SJ, BJ)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One physical card's face: a rank and a suit, or a joker (suit ``None``)."""
+    """One physical card's face: a rank and a suit, or a joker (suit ``None``).
+
+    Cards are compared and hashed by a small integer key (``rank * 8 + suit``), which keeps
+    the multisets of the judge's hot path cheap.
+    """
 
     rank: Rank
     suit: Suit | None
+    key: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.rank.is_joker != (self.suit is None):
             raise ValueError(f"jokers have no suit and other cards need one: {self.rank!r} {self.suit!r}")
+        object.__setattr__(self, "key", int(self.rank) * 8 + (_SUIT_INDEX[self.suit] if self.suit else 0))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.key == other.key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.key
 
     @property
     def code(self) -> str:
@@ -122,6 +137,9 @@ def parse_card(text: object) -> Card:
     """Parse one card code (case-insensitive, ``T`` for 10, surrounding spaces ignored)."""
     if not isinstance(text, str):
         raise CardCodeError(text)
+    known = _BY_CODE.get(text)
+    if known is not None:
+        return known
     code = text.strip().upper()
     if code == "SJ":
         return SMALL_JOKER
@@ -137,6 +155,9 @@ def parse_card(text: object) -> Card:
     if rank is None:
         raise CardCodeError(text)
     return Card(rank, suit)
+
+
+_BY_CODE: dict[str, Card] = {c.code: c for c in ALL_CARDS}
 
 
 def parse_cards(texts: Iterable[object]) -> tuple[Card, ...]:

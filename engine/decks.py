@@ -74,27 +74,30 @@ class SeenCards:
 
     def check(self, cards: Iterable[Card]) -> Overflow | None:
         """The first overflow adding ``cards`` would cause, without adding them."""
-        counts = Counter(cards)
-        ranks: Counter[Rank] = Counter()
+        counts: dict[Card, int] = {}
+        ranks: dict[Rank, int] = {}
+        for card in cards:
+            counts[card] = counts.get(card, 0) + 1
+            ranks[card.rank] = ranks.get(card.rank, 0) + 1
+        copies = self.composition.decks
         for card, n in counts.items():
-            ranks[card.rank] += n
-        for card, n in counts.items():
-            limit = self.composition.copies(card)
-            if self.counts[card] + n > limit:
-                return Overflow(card, self.counts[card] + n, limit, whole_rank=False)
-        for card in counts:
-            limit = self.composition.rank_limit(card.rank)
-            if limit is not None and self.rank_counts[card.rank] + ranks[card.rank] > limit:
-                return Overflow(card, self.rank_counts[card.rank] + ranks[card.rank], limit, whole_rank=True)
+            if self.counts[card] + n > copies:
+                return Overflow(card, self.counts[card] + n, copies, whole_rank=False)
+        if self.composition.rank_limits:
+            for card in counts:
+                limit = self.composition.rank_limit(card.rank)
+                if limit is not None and self.rank_counts[card.rank] + ranks[card.rank] > limit:
+                    return Overflow(card, self.rank_counts[card.rank] + ranks[card.rank], limit, whole_rank=True)
         return None
 
     def add(self, cards: Iterable[Card]) -> Overflow | None:
         """Add the cards; returns the overflow if any (the cards are still counted)."""
-        cards = list(cards)
+        cards = tuple(cards)
         overflow = self.check(cards)
+        counts, rank_counts = self.counts, self.rank_counts
         for card in cards:
-            self.counts[card] += 1
-            self.rank_counts[card.rank] += 1
+            counts[card] += 1
+            rank_counts[card.rank] += 1
         return overflow
 
     def remove(self, cards: Iterable[Card]) -> None:
