@@ -188,3 +188,29 @@ def test_chuan_shandong_plays_on(script) -> None:
     text = CHUAN.replace("gouji-yucheng", "gouji-shandong").replace("5 8H        # gouji.deal_over", "5 8H")
     deal = script(text).summary()["deals"][0]
     assert deal["complete"] is False and "chuan" in deal
+
+
+def test_jieshao_by_the_burners_opposite_owes_nothing(script) -> None:
+    """002:12 解烧直接终止烧牌行为; 004:11 解烧后不用交烧贡."""
+    result = script("""
+deal gouji-shandong leader=0
+0 KH KS
+1 AH AS
+4 2H 2S
+""")
+    deal = result.summary()["deals"][0]
+    assert "burns" not in deal and result.deals[0].referee.state()["burning"] is None
+
+
+def test_fanshao_success_takes_the_shao_tribute(script) -> None:
+    """002:11 反烧: the counter-burner who goes out is owed the 烧贡 by the first burner."""
+    deal = script("""
+deal gouji-shandong leader=0 sizes=9,9,5,9,9,9
+0 KH KS
+1 AH AS
+2 2H 2S
+2 5H SJ
+2 3D
+""").summary()["deals"][0]
+    assert deal["burns"] == [{"seat": 2, "target": 1}]
+    assert {"from": 1, "to": 2, "count": 1, "kind": "shao"} in deal["tributes"]
