@@ -33,6 +33,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--model", type=Path, default=None,
                    help="model .pt (its .onnx export beside it is used by onnx/openvino); default: shipped model")
     p.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated (default: all installed)")
+    p.add_argument("--conf", type=float, default=None, help="corner confidence threshold (default: the detector's)")
     p.add_argument("--threads", type=int, default=None, help=f"threads per backend (default {default_threads()})")
     p.add_argument("--drawn", action="store_true", help="plain drawn frames instead of rendered table scenes")
     p.add_argument("--gating", action="store_true", help="also measure motion gating on a mostly still table")
@@ -43,6 +44,10 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--scenes", type=int, default=0,
                    help="with --merge/--merge-only: also merge the labels of N rendered scenes (slow: ~2 s each)")
     return p.parse_args(argv)
+
+
+def _conf(args: argparse.Namespace) -> dict:
+    return {} if args.conf is None else {"conf": args.conf}
 
 
 def _model_for(backend: str, model: Path | None) -> Path | None:
@@ -65,7 +70,7 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
             notes[backend] = "runtime not installed"
             continue
         try:
-            det = load_detector(backend, _model_for(backend, args.model), threads=args.threads)
+            det = load_detector(backend, _model_for(backend, args.model), threads=args.threads, **_conf(args))
         except DetectorError as exc:
             notes[backend] = str(exc)
             continue
@@ -198,7 +203,7 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
           f"({sum(sum(c.values()) for c in truth_cards)} cards, {sum(map(len, truth_corners))} corners):")
     for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
         try:
-            det = load_detector(backend, _model_for(backend, args.model), threads=args.threads)
+            det = load_detector(backend, _model_for(backend, args.model), threads=args.threads, **_conf(args))
         except DetectorError as exc:
             print(f"  {backend:<9} -  ({exc})")
             continue

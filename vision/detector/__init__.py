@@ -140,10 +140,13 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
+    tried = list(dict.fromkeys(tried))
+    if backend == "auto" and tried:  # name the weights first: every export derives from them
+        tried = tried[-1:] + tried[:-1]
     missing = tried[0] if tried else (model_path or defaults[wanted[0]][0])
     hints = []
     if len(tried) > 1:
-        hints.append("also looked for " + ", ".join(str(p) for p in dict.fromkeys(tried[1:])))
+        hints.append("also looked for " + ", ".join(str(p) for p in tried[1:]))
     if model_path is None:
         hints.append("train one with `cardref train`, export it with `cardref export-detector`")
     raise ModelFileError(missing, f"no model file for the {backend} detector backend", "; ".join(hints))
