@@ -302,6 +302,11 @@ class _Sim:
                         break
                     if s not in ref.active:
                         continue
+                    if (ref.s.rangpai and cur.seat == (s + 3) % SEATS and not cur.restricted
+                            and not ref.luanchan and s not in ref.passed and ref.rang is None
+                            and rng.random() < 0.08):
+                        self._emit(DeclareEvent(seat=s, what="rangpai"))     # 让牌 (004:25)
+                        continue
                     if self._try_answer(s, cur):
                         answered = True
                         break
