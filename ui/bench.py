@@ -165,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--video", type=Path, help="video to run (default: the bundled demo's, else a simulated one)")
     p.add_argument("--game", default=None, help="game of the video (default: read from its truth.jsonl/table.jsonl)")
     p.add_argument("--detector", choices=("auto", "model", "oracle", "none"), default="auto")
+    p.add_argument("--model", help="detector model file (default: the shipped one)")
+    p.add_argument("--backend", default="auto", help="detector backend: auto, openvino, onnx, torch")
     p.add_argument("--frames", type=int, default=300, help="frames of the video to loop over (default 300)")
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run (default 8)")
     p.add_argument("--repeat", type=int, default=2, help="runs of each kind, alternating; the best counts (default 2)")
@@ -202,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         cap = cv2.VideoCapture(str(video))
         fps = cap.get(cv2.CAP_PROP_FPS) or 10.0
         cap.release()
-        pipeline, why = build_pipeline(game, cal, detector=args.detector, video=str(video), fps=fps)
+        pipeline, why = build_pipeline(game, cal, detector=args.detector, video=str(video), fps=fps,
+                                       model=args.model, backend=args.backend)
     kind = type(getattr(pipeline, "inner", pipeline)).__name__
     detector = type(getattr(getattr(pipeline, "inner", None), "detector", None)).__name__
     bare: list[float] = []

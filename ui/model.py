@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from cardref.engine.cards import CardCodeError, parse_cards
 from cardref.engine.eventlog import read_lines
 from cardref.engine.events import CorrectEvent, DealEvent, PlayEvent
-from cardref.engine.judge import JudgeResult
+from cardref.engine.judge import JudgeResult, LiveJudge, apply_corrections
 
 from .safejudge import judge as safe_judge
 
@@ -87,6 +87,10 @@ class TableLog:
         self._lock = threading.RLock()
         self._cache: dict[int, JudgeResult] = {}
         self.version = 0
+        self._live: LiveJudge | None = None
+        self._live_result: JudgeResult | None = None
+        self._fed = 0
+        self._effective: list[Any] = []
 
     # ---- building -------------------------------------------------------------------
     @classmethod
@@ -132,8 +136,16 @@ class TableLog:
 
     # ---- judging --------------------------------------------------------------------
     def result(self, upto: int | None = None) -> JudgeResult:
-        """The judge's result for the first ``upto`` lines (all when ``None``), cached."""
+        """The judge's result for the first ``upto`` lines (all when ``None``), cached.
+
+        The whole log is judged incrementally (a :class:`LiveJudge` fed the new lines only;
+        a correction re-judges from the start, as the live judge does), so a live table
+        with a growing log costs each refresh only its new events."""
         with self._lock:
+            if upto is None or upto >= len(self.lines):
+                live = self._incremental()
+                if live is not None:
+                    return live
             lines = self.lines if upto is None else self.lines[: max(0, upto)]
             key = len(lines)
             cached = self._cache.get(key)
@@ -144,6 +156,26 @@ class TableLog:
                 self._cache.clear()
             self._cache[key] = result
             return result
+
+    def _incremental(self) -> JudgeResult | None:
+        try:
+            if self._live is None:
+                self._live, self._fed, self._effective = LiveJudge(), 0, []
+            if self._fed == len(self.lines) and self._live_result is not None:
+                return self._live_result
+            for text in self.lines[self._fed:]:
+                self._live.feed_text(text)
+                line = self._live.lines[-1]
+                if isinstance(line.event, CorrectEvent):
+                    self._effective = apply_corrections(self._live.lines)[0]
+                else:
+                    self._effective.append(line.event)
+                self._fed += 1
+            self._live_result = JudgeResult(self._live.verdicts, list(self._live.deals), list(self._effective))
+            return self._live_result
+        except Exception:  # the engine failed: the full, guarded judge says so in a banner
+            self._live, self._live_result = None, None
+            return None
 
     # ---- corrections and confirmations ------------------------------------------------
     def correct(self, ref: int, *, cards: list[str] | None = None, seat: int | None = None,

@@ -128,7 +128,8 @@ def load_calibration(path: str | Path | None) -> tuple[Any, str | None]:
 
 
 def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto", video: str | None = None,
-                   fps: float | None = None) -> tuple[Pipeline, str | None]:
+                   fps: float | None = None, model: str | None = None,
+                   backend: str = "auto") -> tuple[Pipeline, str | None]:
     """The camera helper's recognition pipeline (:class:`cardref.vision.watch.Pipeline`) for
     ``game``: the card detector, or with ``detector="oracle"`` (or ``"auto"`` when no model
     is installed and the video came from ``cardref simulate``) the simulation's truth.
@@ -148,7 +149,7 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
         try:
             from cardref.vision.detector import load_detector
 
-            det = load_detector()
+            det = load_detector(backend, model)
         except Exception as exc:
             problem = f"detector: {exc}"
     if det is None and detector in ("auto", "oracle") and frames is not None and frames.is_file():

@@ -146,3 +146,17 @@ def test_gouji_scoreboard_renders_from_the_engine_state(app, ui, tmp_path) -> No
     text = ui.texts(at)
     assert "够级进行中" in text and "出完顺序" in text and "烧牌进行中" in text and "下一局进贡" in text
     assert "各家已出牌数" in text
+
+
+def test_a_fault_proven_later_appears_when_it_is_proven(app, ui, tmp_path) -> None:
+    lines = [{"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "2", "trump": "H", "dealer": 0},
+             {"type": "play", "seat": 0, "cards": ["AS"]}, {"type": "play", "seat": 1, "cards": ["3C"]},
+             {"type": "play", "seat": 2, "cards": ["4S"]}, {"type": "play", "seat": 3, "cards": ["5S"]},
+             {"type": "play", "seat": 3, "cards": ["QD"]}, {"type": "play", "seat": 0, "cards": ["7D"]},
+             {"type": "play", "seat": 1, "cards": ["6S"]}]  # seat 1 shows a spade: its 3C was a revoke
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "late.jsonl", lines)))
+    at.slider(key="cursor").set_value(7).run()
+    assert "<b>#2</b>" not in ui.texts(at)
+    at.slider(key="cursor").set_value(8).run()
+    text = ui.texts(at)
+    assert "<b>#2</b>" in text and "shengji.must_follow_suit" in text and "由第 7 个事件证实" in text

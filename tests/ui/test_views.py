@@ -122,3 +122,19 @@ def test_an_engine_that_raises_falls_back_to_the_generic_checks(monkeypatch) -> 
     banners = views.log_banners(log.snapshot(), result)
     assert any("engine bug" in b.text and b.level == "error" for b in banners)
     assert views.deal_view(log.snapshot(), result) is not None
+
+
+def test_incremental_judging_matches_the_whole_log_judge(ui) -> None:
+    events, k, truth = ui.misread(ui.simulated_lines())
+    log = TableLog()
+    texts = [json.dumps(e) for e in events]
+    for n, text in enumerate(texts, start=1):
+        log.append(text)
+        if n % 17 == 0 or n == len(texts):
+            assert [v.to_json() for v in log.result().verdicts] == [v.to_json() for v in _judged(texts[:n]).verdicts]
+    log.correct(k, cards=truth, who="ref")
+    full = _judged(log.snapshot())
+    live = log.result()
+    assert [v.to_json() for v in live.verdicts] == [v.to_json() for v in full.verdicts]
+    assert [getattr(e, "cards", None) for e in live.effective] == [getattr(e, "cards", None) for e in full.effective]
+    assert live.deals[-1].summary() == full.deals[-1].summary()

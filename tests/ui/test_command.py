@@ -1,0 +1,45 @@
+"""``cardref ui``: arguments → the dashboard's configuration and the streamlit command."""
+
+from __future__ import annotations
+
+import json
+
+from cardref.ui.config import ENV, from_env
+
+from cardref.cli import main
+
+
+def test_print_command_binds_to_localhost_without_telemetry(capsys) -> None:
+    assert main(["ui", "--print-command", "--port", "8765", "--headless"]) == 0
+    cmd = capsys.readouterr().out
+    assert "--server.address 127.0.0.1" in cmd and "--server.port 8765" in cmd
+    assert "--browser.gatherUsageStats false" in cmd and "--server.headless true" in cmd
+    assert cmd.split()[4].endswith("ui/app.py")
+
+
+def test_bad_arguments_are_refused_with_a_reason(capsys, tmp_path) -> None:
+    assert main(["ui", "--log", str(tmp_path / "missing.jsonl")]) == 2
+    assert "no such log file" in capsys.readouterr().err
+    assert main(["ui", "--camera", "0", "--game", "bridge"]) == 2
+    assert "unknown game" in capsys.readouterr().err
+    assert main(["ui", "--camera", "0", "--game", "guafeng-zibo", "--deal", "{oops"]) == 2
+    assert "--deal is not JSON" in capsys.readouterr().err
+
+
+def test_configuration_round_trip(tmp_path) -> None:
+    import argparse
+
+    from cardref.commands import ui as command
+
+    p = argparse.ArgumentParser()
+    command.add_arguments(p)
+    log = tmp_path / "t.jsonl"
+    log.write_text('{"type":"deal","game":"guafeng-zibo","seats":4}\n', encoding="utf-8")
+    cfg, problem = command.config_from_args(p.parse_args(["--log", str(log), "--pin", "1234", "--names", "东,南,西,北"]))
+    assert problem is None and cfg.mode == "log" and cfg.pin == "1234" and cfg.names == ["东", "南", "西", "北"]
+    back, why = from_env({ENV: cfg.to_env()})
+    assert why is None and back == cfg
+    cfg, _ = command.config_from_args(p.parse_args([]))
+    assert cfg.mode == "demo" and cfg.replay_log.endswith("table.jsonl")
+    bad, why = from_env({ENV: json.dumps({"mode": "teleport"})})
+    assert bad.mode == "demo" and "teleport" in why
