@@ -220,15 +220,19 @@ class TableLog:
         return out
 
     def pending(self) -> list[int]:
-        """Camera events whose confidence is low and that no person has confirmed or corrected."""
+        """Camera events that no person has confirmed or corrected yet, whose confidence is
+        low or that the pipeline marked ``"confirm": true`` (an uncertain segmentation)."""
         fixed = self.corrections()
         out = []
         for line in read_lines(self.snapshot()):
             ev = line.event
             conf = getattr(ev, "conf", None)
-            if ev is None or isinstance(ev, CorrectEvent | DealEvent) or conf is None:
+            if ev is None or isinstance(ev, CorrectEvent | DealEvent):
                 continue
-            if conf < self.confirm_below and line.i not in fixed:
+            if conf is None and ev.extra.get("confirm") is not True:
+                continue
+            conf = 1.0 if conf is None else conf
+            if (conf < self.confirm_below or ev.extra.get("confirm") is True) and line.i not in fixed:
                 out.append(line.i)
         return out
 

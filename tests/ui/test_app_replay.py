@@ -160,3 +160,10 @@ def test_a_fault_proven_later_appears_when_it_is_proven(app, ui, tmp_path) -> No
     at.slider(key="cursor").set_value(8).run()
     text = ui.texts(at)
     assert "<b>#2</b>" in text and "shengji.must_follow_suit" in text and "由第 7 个事件证实" in text
+
+
+def test_tournament_page_opens_on_the_store(app, ui) -> None:
+    at = app(mode="demo", store=":memory:")
+    at.switch_page("screens/tournament_page.py").run()
+    assert not at.exception
+    assert any("Tournament" in h.value for h in at.header)

@@ -138,3 +138,10 @@ def test_incremental_judging_matches_the_whole_log_judge(ui) -> None:
     assert [v.to_json() for v in live.verdicts] == [v.to_json() for v in full.verdicts]
     assert [getattr(e, "cards", None) for e in live.effective] == [getattr(e, "cards", None) for e in full.effective]
     assert live.deals[-1].summary() == full.deals[-1].summary()
+
+
+def test_plays_the_pipeline_marks_uncertain_wait_for_confirmation() -> None:
+    log = TableLog.from_text("\n".join(json.dumps(x) for x in [
+        G_DEAL, {"type": "play", "seat": 0, "cards": ["5S"], "conf": 0.95, "confirm": True},
+        {"type": "play", "seat": 1, "cards": ["6S"], "conf": 0.95}]))
+    assert log.pending() == [1]
