@@ -1,6 +1,6 @@
 """烧牌 (burning): who may burn whose 够级 play, and who goes first when several declare.
 
-Rules: 004 l.11 (烧牌), l.25-27 (烧牌条件, priority, 解烧); 002 l.11-14 (反烧, 解烧, 诈烧, 烧队友).
+Rules: 004:11 (烧牌), 004:25-27 (烧牌条件, priority, 解烧); 002:11-14 (反烧, 解烧, 诈烧, 烧队友).
 The referee calls :func:`burn_fault` with the facts it holds; the function only reads them.
 """
 
@@ -30,24 +30,24 @@ def burn_fault(settings: GoujiSettings, *, seat: int, owner: int, luanchan: bool
     ``holds_four`` is ``None`` when the seat's hand is unknown (checked later by proof)."""
     facts = {"seat": seat, "target": owner}
     if luanchan:
-        return "gouji.burn_in_luanchan", facts            # 004 l.11 四户乱缠后不可烧牌
+        return "gouji.burn_in_luanchan", facts            # 004:11 四户乱缠后不可烧牌
     if not owner_active:
-        return "gouji.burn_finished", facts               # 004 l.27 接风: only the 对家 answers
+        return "gouji.burn_finished", facts               # 004:27 接风: only the 对家 answers
     if passed:
-        return "gouji.burn_after_pass", facts             # 004 l.23, l.25 cond. 1; 002 l.14
+        return "gouji.burn_after_pass", facts             # 004:23, 004:25 cond. 1; 002:14
     if closed:
-        return "gouji.burn_after_jieshao", facts          # 004 l.11 解烧之后此轮不可再烧
+        return "gouji.burn_after_jieshao", facts          # 004:11 解烧之后此轮不可再烧
     if settings.wutou_no_burn and (seat_wutou or owner_wutou):
-        return "gouji.burn_wutou", facts                  # 004 l.25 cond. 2
+        return "gouji.burn_wutou", facts                  # 004:25 cond. 2
     if not settings.burn_teammates and seat % 2 == owner % 2:
         return "gouji.burn_teammate", facts
     if settings.burn_needs_four_out and holds_four:
-        return "gouji.burn_before_four", facts            # 004 l.25 cond. 4
+        return "gouji.burn_before_four", facts            # 004:25 cond. 4
     return None
 
 
 def priority(declared: Iterable[int], owner: int, seats: int = 6) -> list[int]:
-    """Declared burners best first: the 够级 player's own team first (004 l.25-27 "同一方联邦的
+    """Declared burners best first: the 够级 player's own team first (004:25-27 "同一方联邦的
     玩家优先", read as the team of the player being burned, decision D9), then play order
     from the 够级 player."""
     return sorted(declared, key=lambda s: (s % 2 != owner % 2, (s - owner) % seats))

@@ -92,7 +92,7 @@ def _take(ref: GoujiReferee, seat: int, cards: tuple[Card, ...], shape: Shape) -
 
 
 def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
-    """The outcomes: 004 l.11-13 (four cases) or 002 l.46-47."""
+    """The outcomes: 004:11-13 (four cases) or 002:46-47."""
     cseat, opp = c["seat"], _opp(c["seat"])
     sets = c["sets"]
     c["done"] = True
@@ -112,7 +112,7 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
             ref.kaidian.add(cseat)
         else:
             ref.kaidian.add(opp)
-            ref.no_fours.add(opp)                           # 扔掉4继续游戏 (002 l.46)
+            ref.no_fours.add(opp)                           # 扔掉4继续游戏 (002:46)
             hand = ref.hands[opp]
             if hand is not None:
                 fours = [c for c in hand.cards() if ORDER[c.rank] == FOUR]
@@ -133,7 +133,7 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
             if success == other["success"] and c["prev"] is not None and other["prev"] is not None:
                 better = c["prev"] < other["prev"]
             if better:
-                ref.fixed[cseat], ref.fixed[other["seat"]] = 3, 4    # 002 l.47 小拉
+                ref.fixed[cseat], ref.fixed[other["seat"]] = 3, 4    # 002:47 小拉
             else:
                 ref.fixed[cseat] = 4
     ref.active.discard(cseat)

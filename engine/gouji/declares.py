@@ -64,7 +64,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 # ---------------------------------------------------------------------- before play
 def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """买3买4 (004 l.17-19; 002 l.20-25)."""
+    """买3买4 (004:17-19; 002:20-25)."""
     buyer = ev.seat
     rank = THREE if ev.what == "buy3" else FOUR
     seller = _seat_arg(ev, "from")
@@ -82,7 +82,7 @@ def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
         return [Fault("gouji.buy_not_needed", facts)]
     if hs is not None and _count(hs, rank) < 2:
         return [Fault("gouji.buy_no_spare", facts)]
-    # who must sell: the 对门, else a teammate, else the 对门's team (004 l.17; 002 l.23-24)
+    # who must sell: the 对门, else a teammate, else the 对门's team (004:17; 002:23-24)
     opp = _opp(buyer)
     mates = [(buyer + 2) % 6, (buyer + 4) % 6]
 
@@ -99,7 +99,7 @@ def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     if hb is not None:
         twos = _count(hb, TWO)
         jokers = _count(hb, SJ) + _count(hb, BJ)
-        free_ok = seller in mates                                   # teammates may give free (002 l.23)
+        free_ok = seller in mates                                   # teammates may give free (002:23)
         if pay and hb.holds(pay[0]) <= 0:
             return [Fault("play.not_in_hand", {"seat": buyer, "cards": list(pay)})]
         if twos and (not pay or ORDER[pay[0].rank] != TWO) and not (free_ok and not pay):
@@ -120,12 +120,12 @@ def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
             hb.remove([c])
         if hs is not None:
             hs.add(c)
-        ref.eaten[seller].append(c)                                 # 吃了不吐 (002 l.25)
+        ref.eaten[seller].append(c)                                 # 吃了不吐 (002:25)
     return []
 
 
 def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """宣点: declare that the 对门 will not 开点 (004 l.19-21; 002 l.34)."""
+    """宣点: declare that the 对门 will not 开点 (004:19-21; 002:34)."""
     target = ev.args.get("target", _opp(ev.seat))
     if target != _opp(ev.seat):
         return [Fault("gouji.xuandian_target", {"seat": ev.seat, "target": target, "opposite": _opp(ev.seat)})]
@@ -134,7 +134,7 @@ def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """扛贡 (004 l.19 "3大4小抗自己，4大抗全联邦"; 002 l.41-42)."""
+    """扛贡 (004:19 "3大4小抗自己，4大抗全联邦"; 002:41-42)."""
     hand = ref.hands[ev.seat]
     scope = "self"
     if hand is not None:
@@ -151,8 +151,8 @@ def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """进贡: order 点、烧、闷、落 (004 l.19; 002 l.29); the largest card in hand (004 l.19;
-    002 l.27), never one received by 买3买4 or as tribute (吃了不吐, 002 l.25-27)."""
+    """进贡: order 点、烧、闷、落 (004:19; 002:29); the largest card in hand (004:19;
+    002:27), never one received by 买3买4 or as tribute (吃了不吐, 002:25-27)."""
     giver = ev.seat
     target = _seat_arg(ev, "target")
     kind = ev.args.get("kind")
@@ -187,7 +187,7 @@ def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _revolution(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """革命: no jokers and no 2s in hand (004 l.11, l.21); two revolutions void the deal (l.13)."""
+    """革命: no jokers and no 2s in hand (004:11, 004:21); two revolutions void the deal (004:13)."""
     seat = ev.seat
     hand = ref.hands[seat]
     if seat in ref.revolts:
@@ -206,7 +206,7 @@ def pure_sets(hand: Hand, min_table: tuple[int, ...]) -> int:
 
 
 def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """冲点 (004 l.11-13, l.21-23; 002 l.46-50)."""
+    """冲点 (004:11-13, 004:21-23; 002:46-50)."""
     seat = ev.seat
     s = ref.s
     if s.chongdian_needs_revolution and seat not in ref.revolts:
@@ -223,13 +223,13 @@ def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     ref.chong.append({"seat": seat, "sets": [], "awaiting": False, "done": False,
                       "prev": prev if isinstance(prev, int) and not isinstance(prev, bool) else None})
     if not s.chongdian_needs_revolution and len(ref.chong) >= s.void_at:
-        ref.phase = "void"                               # 002 l.48: three 冲点 → redeal
+        ref.phase = "void"                               # 002:48: three 冲点 → redeal
     return []
 
 
 # ---------------------------------------------------------------------- during play
 def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """烧牌 declaration (004 l.25-27): on the current 够级 play, by a seat that may burn."""
+    """烧牌 declaration (004:25-27): on the current 够级 play, by a seat that may burn."""
     seat = ev.seat
     cur = ref.cur
     if cur is None or not cur.restricted or cur.seat == seat:
@@ -250,7 +250,7 @@ def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """让牌: on the 对门's non-够级 play, let the next two seats go first (004 l.25)."""
+    """让牌: on the 对门's non-够级 play, let the next two seats go first (004:25)."""
     seat = ev.seat
     cur = ref.cur
     if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.luanchan
@@ -268,7 +268,7 @@ def _rendian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    """有头/无头/要头 of the 对门 of a 革命 or 冲点 seat (004 l.9; 002 l.49-50)."""
+    """有头/无头/要头 of the 对门 of a 革命 or 冲点 seat (004:9; 002:49-50)."""
     seat = ev.seat
     opp = _opp(seat)
     chong = next((c for c in ref.chong if c["seat"] == opp), None)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 def finishing_order(finished: Sequence[int], bottom: Sequence[int], fixed: Mapping[int, int],
                     remaining: Iterable[int], complete: bool, seats: int = 6) -> list[int | None]:
     """Slots 0..5 (头科 first).  ``finished``: seats in the order they went out (走科);
-    ``bottom``: seats placed from the bottom, worst first (诈烧 then 闷, 002 l.16-18, 004 l.27);
+    ``bottom``: seats placed from the bottom, worst first (诈烧 then 闷, 002:16-18, 004:27);
     ``fixed``: seat → slot index (革命 四科 = 3, 大拉 = 5 …); ``remaining`` fill the free slots
     in the order given once the deal is ``complete``."""
     slots: list[int | None] = [None] * seats

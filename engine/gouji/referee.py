@@ -114,8 +114,8 @@ class GoujiReferee(DealReferee):
 
     # ------------------------------------------------------------------ helpers
     def is_wutou(self, seat: int) -> bool:
-        """无头: in 四户乱缠 everyone (004 l.9, l.23); a seat whose 对门 went out (走科) before;
-        one that chose 无头, or used up its 要头 死够级 (004 l.9)."""
+        """无头: in 四户乱缠 everyone (004:9, 004:23); a seat whose 对门 went out (走科) before;
+        one that chose 无头, or used up its 要头 死够级 (004:9)."""
         if self.luanchan:
             return True
         head = self.head.get(seat)
@@ -137,7 +137,7 @@ class GoujiReferee(DealReferee):
 
     def to_lead(self) -> int | None:
         """Who leads when the current play stands: its player, or the next seat in play after a
-        player who went out (接风, 004 l.27)."""
+        player who went out (接风, 004:27)."""
         cur = self.cur
         if cur is None:
             lead = self.leader
@@ -202,7 +202,7 @@ class GoujiReferee(DealReferee):
     def _imply_passes(self, seat: int, playing: bool) -> None:
         for s in self._skipped(seat):
             if s == self.rang and not playing:
-                continue          # 让牌: stays open while the next two pass (004 l.25)
+                continue          # 让牌: stays open while the next two pass (004:25)
             self.passed.add(s)
         if self.rang is not None and playing and seat != self.rang:
             self.passed.add(self.rang)
@@ -246,7 +246,7 @@ class GoujiReferee(DealReferee):
                 faults.append(Fault("hand.wrong_size", {"seat": seat, "got": n, "expected": self.sizes[seat]}))
             self.counts[seat] = n
         for c in self.revolts:
-            if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004 l.13, l.23)
+            if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004:13, 004:23)
                 self.fixed[c] = 3
                 self.kaidian.add(_opp(c))
                 self.active.discard(c)
@@ -262,7 +262,7 @@ class GoujiReferee(DealReferee):
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
             return Fault(shape.code, {"seat": seat, **shape.facts})
-        fault, _, _ = self._precheck(seat, cards, shape)
+        fault = self._precheck(seat, cards, shape)
         if fault is not None:
             return fault
         _, fault, _, _ = self._classify(seat, shape, self._is_final(seat, shape))
@@ -274,20 +274,21 @@ class GoujiReferee(DealReferee):
             return count - shape.n <= 0
         return shape.base == THREE
 
-    def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> tuple[Fault | None, bool, bool]:
+    def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> Fault | None:
+        """Faults a play has whatever the table: cards not held, too many, 憋3, thrown 4s."""
         hand = self.hands[seat]
         if hand is not None:
             missing = hand.missing(cards)
             if missing:
-                return Fault("play.not_in_hand", {"seat": seat, "cards": missing}), False, False
+                return Fault("play.not_in_hand", {"seat": seat, "cards": missing})
         count = self.counts[seat]
         if count is not None and shape.n > count:
-            return Fault("gouji.more_than_held", {"seat": seat, "n": shape.n, "held": count}), False, False
+            return Fault("gouji.more_than_held", {"seat": seat, "n": shape.n, "held": count})
         if shape.base == THREE and count is not None and count > shape.n:
-            return Fault("gouji.three_not_last", {"seat": seat}), False, False    # 憋3, 004 l.27
+            return Fault("gouji.three_not_last", {"seat": seat})    # 憋3, 004:27
         if shape.base == FOUR and seat in self.no_fours:
-            return Fault("gouji.four_discarded", {"seat": seat}), False, False    # 002 l.46
-        return None, True, True
+            return Fault("gouji.four_discarded", {"seat": seat})    # 002:46
+        return None
 
     def _classify(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
         """(lead|answer, fault, burning, zhashao) of a play by ``seat``: pure, no state change."""
@@ -315,8 +316,8 @@ class GoujiReferee(DealReferee):
         burn = self.burn
         if burn is not None and burn.seat == seat and not shape.jokers and not final:
             if self.s.zhashao_places_last:
-                return "lead", None, False, True          # 诈烧 → 拉客 (002 l.13)
-            # 004 l.11/l.25 cond. 3: every burn play but the first and the last carries a joker
+                return "lead", None, False, True          # 诈烧 → 拉客 (002:13)
+            # 004:11/004:25 cond. 3: every burn play but the first and the last carries a joker
             return "lead", Fault("gouji.burn_needs_joker", {"seat": seat}), False, False
         return "lead", None, False, False
 
@@ -326,11 +327,11 @@ class GoujiReferee(DealReferee):
         burning = False
         if not cur.restricted:
             if seat in self.passed:
-                return "answer", Fault("gouji.passed_already", facts), False, False   # 004 l.23 过牌
+                return "answer", Fault("gouji.passed_already", facts), False, False   # 004:23 过牌
         elif seat == _opp(owner) and seat in self.active:
-            if self.burn_decl:                                  # 004 l.23 烧牌优先
+            if self.burn_decl:                                  # 004:23 烧牌优先
                 return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burn_decl[0]}), False, False
-        elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004 l.9; 002 l.49)
+        elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004:9; 002:49)
             if seat in self.passed:
                 return "answer", Fault("gouji.passed_already", facts), False, False
         else:
@@ -383,7 +384,7 @@ class GoujiReferee(DealReferee):
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
             return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
-        fault, _, _ = self._precheck(seat, cards, shape)
+        fault = self._precheck(seat, cards, shape)
         if fault is not None:
             return [*faults, fault]
         start: list[Fault] = []
@@ -401,7 +402,7 @@ class GoujiReferee(DealReferee):
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.beaten:
-            by_i, by = self.beaten.pop(seat)               # 闷, proven by this 3 (004 l.5-7, 002 l.16)
+            by_i, by = self.beaten.pop(seat)               # 闷, proven by this 3 (004:5-7, 002:16)
             self._place_men(seat, by)
             return [*faults, Fault("gouji.men_out", {"seat": seat, "by": by}), *start]
         if kind == "lead":
@@ -446,7 +447,7 @@ class GoujiReferee(DealReferee):
             self.burn = None
         if shape.base == FOUR and cur is not None and cur.seat == seat and cur.shape.pure \
                 and self._kaidian_open(seat):
-            self.kaidian.add(seat)                      # 开点 (004 l.9, l.23-25)
+            self.kaidian.add(seat)                      # 开点 (004:9, 004:23-25)
         self.passed = set()
         self.rang = None
         self.burn_decl = []
@@ -455,7 +456,7 @@ class GoujiReferee(DealReferee):
         self._set_cur(i, seat, shape, cards)
         faults = self._after_play(i, seat, shape, cards, final)
         if zhashao and seat in self.active:
-            self.zhashao.append(seat)                   # 诈烧 (002 l.13, l.18)
+            self.zhashao.append(seat)                   # 诈烧 (002:13, 002:18)
             self.active.discard(seat)
             self.burn = None
             self._progress()
@@ -472,9 +473,9 @@ class GoujiReferee(DealReferee):
         burn = self.burn
         if burn is not None and burn.seat == owner:
             if burning and not self.s.any_interrupt_is_jieshao and seat != _opp(owner):
-                self.burn = Burn(seat, owner, i)       # 反烧 (002 l.11)
+                self.burn = Burn(seat, owner, i)       # 反烧 (002:11)
             else:
-                self.burn = None                      # 解烧 (004 l.11, l.27; 002 l.12)
+                self.burn = None                      # 解烧 (004:11, 004:27; 002:12)
                 if self.s.no_burn_after_jieshao:
                     self.no_burn_round = True
         elif burning:
@@ -488,7 +489,7 @@ class GoujiReferee(DealReferee):
             else:
                 men = self.counts[owner] == 1          # the one card left is its 3 (decision D13)
             if men:
-                self._place_men(owner, seat)           # 闷 (004 l.5-7, l.27; 002 l.16)
+                self._place_men(owner, seat)           # 闷 (004:5-7, 004:27; 002:16)
             else:
                 self.beaten[owner] = (i, seat)
         self.last_actor = seat
@@ -522,10 +523,10 @@ class GoujiReferee(DealReferee):
                     keep.append((s, j))
             self.pending_four = keep
             if seat not in self.kaidian and self._kaidian_open(seat):
-                self.rendian.add(seat)                 # 认点 (004 l.9)
+                self.rendian.add(seat)                 # 认点 (004:9)
         if final:
             if self.burn is not None and self.burn.seat == seat:
-                self.burns_ok.append((seat, self.burn.target))   # 烧牌成功 (004 l.25-27, 002 l.11)
+                self.burns_ok.append((seat, self.burn.target))   # 烧牌成功 (004:25-27, 002:11)
                 self.burn = None
             self.active.discard(seat)
             self.finished.append(seat)
@@ -548,11 +549,11 @@ class GoujiReferee(DealReferee):
 
     def _progress(self) -> None:
         if len(self.active) <= self.s.luanchan_at and self.phase in ("play", "chongdian"):
-            self.luanchan = True                      # 四户乱缠 (004 l.9-11, l.27)
+            self.luanchan = True                      # 四户乱缠 (004:9-11, 004:27)
         order = self.order()
         top = order[:3]
         if all(s is not None for s in top) and len({s % 2 for s in top}) == 1:   # type: ignore[operator]
-            self.chuan = True                         # 串三户 / 圈三户 (004 l.13)
+            self.chuan = True                         # 串三户 / 圈三户 (004:13)
             if self.s.chuan:
                 self.phase = "over"
         if len(self.active) <= 1:

@@ -1,11 +1,11 @@
 """Play shapes of 够级 and how they compare.  Pure functions on tuples of ints: hot path.
 
-Order (004 l.15 "单牌从大到小：大花、小花、2、A、K … 4、3", suits don't matter) as small ints:
+Order (004:15 "单牌从大到小：大花、小花、2、A、K … 4、3", suits don't matter) as small ints:
 3→0, 4→1, 5→2 … A→11, 2→12, 小花→13, 大花→14.
 
 A play is N cards of one *base* rank.  2s played with another rank become that rank
-(挂钱/贴钱, 004 l.15-17: 2+2+8+8+8 is five 8s); jokers played with a base are 挂花 (004 l.15).
-4 takes neither (004 l.15 "除了4"); 3 is played alone (憋3, 004 l.27).  A play of jokers
+(挂钱/贴钱, 004:15-17: 2+2+8+8+8 is five 8s); jokers played with a base are 挂花 (004:15).
+4 takes neither (004:15 "除了4"); 3 is played alone (憋3, 004:27).  A play of jokers
 only has the smallest joker as base, e.g. 小花+大花 is 小花 base with a 大花 attached.
 """
 
@@ -39,7 +39,7 @@ class Shape(NamedTuple):
     base: int
     jokers: tuple[int, ...]
     twos: int          # 2s attached to another base (挂钱); 0 when the base is 2
-    gouji: bool        # 够级牌 (004 l.9)
+    gouji: bool        # 够级牌 (004:9)
     pure: bool         # 纯够级: a face rank 10..A reaching its count, nothing attached
 
     @property
@@ -109,7 +109,7 @@ def parse_shape(cards: Sequence[Card], min_table: tuple[int, ...] = DEFAULT_MIN)
 
 
 def beats(new: Shape, old: Shape, two_big_kill_one_big: bool = True) -> bool:
-    """True when ``new`` beats ``old`` (004 l.2-3 of 002, 004 l.15): same count, strictly higher
+    """True when ``new`` beats ``old`` (004:2-3 of 002, 004:15): same count, strictly higher
     base; over a 挂花 play the jokers must be higher too (pairwise, largest first), except that
     more 大花 beat a play holding 大花 (两大王杀一大王挂花牌)."""
     if new.n != old.n or new.base <= old.base:

@@ -24,7 +24,7 @@ SEATS = 6
 
 
 def gouji_deck() -> list[Card]:
-    """The 196 cards: four decks with six 3s and six 4s left (004 l.17)."""
+    """The 196 cards: four decks with six 3s and six 4s left (004:17)."""
     deck: list[Card] = []
     kept = {Rank.THREE: 0, Rank.FOUR: 0}
     for _ in range(4):

@@ -27,7 +27,7 @@ def order(ref: GoujiReferee) -> list[int | None]:
         for seat, slot in list(fixed.items()):
             mates = {(seat + 2) % SEATS, (seat + 4) % SEATS}
             if slot == 3 and set(ref.finished[:2]) == mates:
-                fixed[seat] = 2                   # 革命 counts 三科 (004 l.13)
+                fixed[seat] = 2                   # 革命 counts 三科 (004:13)
     bottom = list(ref.zhashao) + [m for m, _ in ref.men]
     complete = ref.phase == "over"
     remaining = [s for s in range(SEATS) if s in ref.active]
