@@ -32,9 +32,9 @@ def pg_or_fail() -> str:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A PostgreSQL URL whose search_path is a fresh schema of this test."""
+    base = pg_or_fail()
     import psycopg
 
-    base = pg_or_fail()
     name = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{name}"')

@@ -17,6 +17,7 @@ LOG = logs.DEAL_GOUJI
 
 
 def test_outage_lines_wait_locally_and_arrive_in_order(pg_url, tmp_path):
+
     down = {"now": False}
     opened = []
 
