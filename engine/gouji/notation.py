@@ -4,6 +4,7 @@ One event per line; ``#`` starts a comment::
 
     deal gouji-yucheng leader=0 sizes=3,3,3,3,3,3
     hand 0 5H 5S 3H
+    bottom 5H          (a bottom event; 够级 has none, it is a fault)
     0 5H 5S            a play by seat 0
     1 pass             (or ``1 -``)
     2 !burn target=1   a declare: ``!what``, then key=value args and cards
@@ -16,7 +17,7 @@ One event per line; ``#`` starts a comment::
 from __future__ import annotations
 
 from ..cards import parse_card
-from ..events import AnyEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
+from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 
 
 def _lines(text: str) -> list[tuple[str, str]]:
@@ -49,6 +50,8 @@ def parse_script(text: str) -> list[AnyEvent]:
             options = {k: _value(v) for k, v in opts.items()}
             hs = tuple(int(x) for x in sizes.split(",")) if sizes else None
             events.append(DealEvent(game=words[1], seats=6, options=options, hand_sizes=hs))
+        elif head == "bottom":
+            events.append(BottomEvent(cards=tuple(parse_card(w) for w in words[1:])))
         elif head == "hand":
             events.append(HandEvent(seat=int(words[1]), cards=tuple(parse_card(w) for w in words[2:])))
         else:

@@ -13,7 +13,7 @@ from cardref.engine.gouji.simulate import simulate_deal, simulate_deal_with_faul
 from cardref.cli import main
 
 
-@pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"])
+@pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"], ids=["004 whole deal", "002 whole deal"])
 def test_cardref_judge_whole_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str) -> None:
     events = simulate_deal(game, random.Random(7))
     log = tmp_path / "deal.jsonl"

@@ -153,7 +153,7 @@ def test_deal_c_burn(script) -> None:
     assert deal["slots"][:2] == [1, 2]
 
 
-@pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"])
+@pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"], ids=["004:27 憋3 禹城", "002:19 山东"])
 def test_deal_observation_only_same_order(script, game: str) -> None:
     """Without hand sizes the 3s mark who went out (004:27 憋3); same order as with sizes."""
     text = DEAL_A.format(game=game).replace(" sizes=2,2,2,2,2,2", "")

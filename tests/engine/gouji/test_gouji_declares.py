@@ -185,7 +185,7 @@ hand 1 2H 6H 7H
 1 !revolution
 0 5H   # gouji.deal_void
 """),
-    ("002 has 冲点 but no 革命", f"""
+    ("002:46 has 冲点 but no 革命 (a 禹城 rule, 004:11)", f"""
 {S}
 0 !revolution   # gouji.not_in_variant
 """),
@@ -274,9 +274,9 @@ def test_chongdian_yucheng(script, cite: str, answers: tuple[str, str, str], slo
 
 
 @pytest.mark.parametrize("answers,kaidian,slot", [
-    (("AH AS", "KH KS KD", "QH QS QC QD"), [3], 3),    # 002:46 all beaten: 四客, no 开点; 对门 开点
-    (("AH AS", "pass", "QH QS QC QD"), [0], 3),        # 002:46 one stood: 四客 and 开点
-])
+    (("AH AS", "KH KS KD", "QH QS QC QD"), [3], 3),
+    (("AH AS", "pass", "QH QS QC QD"), [0], 3),
+], ids=["002:46 all three beaten: 四客 without 开点, 对门 开点", "002:46 one stood: 四客 and 开点"])
 def test_chongdian_shandong(script, answers: tuple[str, str, str], kaidian: list[int], slot: int) -> None:
     text = CHONG.format(**{f"a{k + 1}": a for k, a in enumerate(answers)})
     text = text.replace("gouji-yucheng", "gouji-shandong").replace("0 !revolution\n", "")
@@ -363,7 +363,8 @@ deal gouji-yucheng leader=3
     assert 3 in live.state()["wutou"]
 
 
-@pytest.mark.parametrize("head,kaidian", [("", [0]), ("3 !wutou\n", [0]), ("3 !youtou\n", [0, 3])])
+@pytest.mark.parametrize("head,kaidian", [("", [0]), ("3 !wutou\n", [0]), ("3 !youtou\n", [0, 3])],
+                         ids=["002:49-50 default 无头 (D15)", "002:50 无头 loses 开点", "002:50 有头 keeps 开点"])
 def test_shandong_head_after_successful_chongdian(script, head: str, kaidian: list[int]) -> None:
     """002:49-50 有头 keeps 开点 for the 对门 of a successful 冲点, 无头 (chosen or default) loses it."""
     text = CHONG.format(a1="AH AS", a2="pass", a3="QH QS QC QD").replace(

@@ -358,10 +358,16 @@ deal gouji-yucheng leader=3 sizes=2,9,9,9,9,9
 0 4H
 1 5H
 """),
-    ("no bottom cards in 够级", f"""
+    ("spec declare: an unknown `what` is flagged, the log goes on", f"""
 {Y}
 0 5H
 1 !nonsense   # gouji.unknown_declare
+1 6H
+"""),
+    ("004:17 four decks dealt out, no 底牌: a bottom event is flagged", f"""
+{Y}
+0 5H
+bottom 5H 6H   # gouji.no_bottom
 """),
     ("004:17 买3 is before play", f"""
 {Y}

@@ -98,7 +98,7 @@ ORDERS = [
     ("002:17-18 诈烧 is 拉客, the 闷 seat 二拉", [0, 1, 2, 3], [4, 5], {}, [], True, [0, 1, 2, 3, 5, 4]),
     ("004:13 革命 不冲点 is 四科", [1, 2, 3, 4], [], {0: 3}, [5], True, [1, 2, 3, 0, 4, 5]),
     ("004:11 革命 冲点 all beaten is 大拉", [1, 2, 3, 4, 5], [], {0: 5}, [], True, [1, 2, 3, 4, 5, 0]),
-    ("a deal in progress leaves slots open", [2], [4], {}, [0, 1, 3, 5], False, [2, None, None, None, None, 4]),
+    ("004:19 a deal in progress: only decided places are filled", [2], [4], {}, [0, 1, 3, 5], False, [2, None, None, None, None, 4]),
 ]
 
 
