@@ -326,10 +326,7 @@ def scoreboard(dv: views.DealView, lang: str) -> None:
     else:
         b = views.gouji_board(dv, lang)
         st.markdown(f"**{tr('score.played', lang)}**")
-        data = {tr("score.played_n", lang): list(b["played"].values())}
-        if b["remaining"]:
-            data[tr("score.remaining_n", lang)] = [0 if v == views.NONE else int(v) for v in b["remaining"].values()]
-        st.bar_chart(pd.DataFrame(data, index=list(b["played"].keys())), height=180, stack=True)
+        played_chart(b, lang)
         c = st.columns(3)
         _metric(c[0], tr("score.gouji", lang), b["gouji"])
         _metric(c[1], tr("score.may_answer", lang), b["may_answer"])
@@ -342,6 +339,24 @@ def scoreboard(dv: views.DealView, lang: str) -> None:
             st.dataframe(pd.DataFrame(b["tributes"]), hide_index=True)
         else:
             st.caption(views.NONE)
+
+
+def played_chart(board: dict[str, Any], lang: str) -> None:
+    """Cards played (and left, when known) per seat, as stacked bars."""
+    import altair as alt
+
+    rows = []
+    for k, (name, n) in enumerate(board["played"].items()):
+        rows.append({"seat": name, "order": k, "what": tr("score.played_n", lang), "n": n})
+        left = board["remaining"].get(name) if board["remaining"] else None
+        if left not in (None, views.NONE):
+            rows.append({"seat": name, "order": k, "what": tr("score.remaining_n", lang), "n": int(left)})
+    chart = alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
+        x=alt.X("seat:N", sort=alt.SortField("order"), title=None, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
+        y=alt.Y("n:Q", title=None), color=alt.Color("what:N", title=None,
+                                                     scale=alt.Scale(range=["#1e88e5", "#cfd8dc"])),
+        tooltip=["seat", "what", "n"])
+    st.altair_chart(chart, width="stretch", height=200)
 
 
 def points_chart(series: list[dict[str, Any]], lang: str) -> None:

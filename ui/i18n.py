@@ -152,6 +152,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "replay.position": ("第 {k} / {n} 个事件", "event {k} of {n}"),
     "replay.as_were": ("判定按当时已知的情况显示；后来才证实的违规在证实时出现。",
                        "Verdicts are shown as they were known then; a fault proven later appears when it is proven."),
+    "replay.at_start": ("回放在开头：点“自动播放”或“下一手”。", "The replay is at its start: press Play or Next play."),
     "replay.save": ("下载（含更正的）日志", "Download the log (with corrections)"),
     "replay.loaded": ("已打开：{name}", "Opened: {name}"),
     # setup

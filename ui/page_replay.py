@@ -173,7 +173,8 @@ def body() -> None:
         banners.append(views.Banner("warning", tr("banner.cannot_open", lang, path="video",
                                                   detail=st.session_state["replay_video_problem"])))
     writable = not state.locked()
-    rows, dv = screen.top(shown, result, log, lang, "rp", picture=picture, writable=writable, extra_banners=banners)
+    rows, dv = screen.top(shown, result, log, lang, "rp", picture=picture, writable=writable, extra_banners=banners,
+                          empty=tr("replay.at_start", lang) if n0 else None)
     screen.bottom(shown, result, rows, dv, lang, with_table=picture is not None)
     j = screen.events_and_corrections(log, rows, dv, lang, "rp", t=t)
     if j is not None:

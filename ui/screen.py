@@ -22,9 +22,9 @@ def judged_view(lines: list[str], result: JudgeResult, lang: str) -> tuple[list[
 
 def top(lines: list[str], result: JudgeResult, log: TableLog, lang: str, key: str, *,
         picture: np.ndarray | None = None, writable: bool = True, extra_banners: list[views.Banner] | None = None,
-        ) -> tuple[list[views.Row], views.DealView | None]:
+        empty: str | None = None) -> tuple[list[views.Row], views.DealView | None]:
     """Banners, the picture (camera or table from above), the current trick and the referee panel."""
-    C.banners((extra_banners or []) + views.log_banners(lines, result, lang))
+    C.banners((extra_banners or []) + views.log_banners(lines, result, lang, empty=empty))
     rows, dv = judged_view(lines, result, lang)
     names = dv.names if dv else []
     left, right = st.columns([3, 2], gap="medium")

@@ -208,6 +208,8 @@ def ensure_replay() -> str | None:
         return st.session_state["replay_problem"]
     st.session_state["playing"] = bool(cfg.autoplay and cfg.mode == "demo")
     st.session_state["speed"] = cfg.speed
+    if cfg.mode == "log":  # a recorded log opens at its end: the deal as it finished
+        st.session_state["cursor"] = st.session_state["replay_n0"]
     return None
 
 

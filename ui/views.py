@@ -185,11 +185,12 @@ class Banner:
     text: str
 
 
-def log_banners(lines: list[str], result: JudgeResult, lang: str = "zh") -> list[Banner]:
-    """Problems of the log as a whole: unreadable lines, unknown or unsupported games."""
+def log_banners(lines: list[str], result: JudgeResult, lang: str = "zh", empty: str | None = None) -> list[Banner]:
+    """Problems of the log as a whole: unreadable lines, unknown or unsupported games.
+    ``empty`` replaces the "the log is empty" sentence (a replay at its start)."""
     out: list[Banner] = []
     if not lines:
-        return [Banner("info", tr("banner.empty_log", lang))]
+        return [Banner("info", empty or tr("banner.empty_log", lang))]
     error = getattr(result, "engine_error", None)
     if error:
         out.append(Banner("error", tr("banner.engine_error", lang, detail=error)))
@@ -502,6 +503,10 @@ def _seat_list(value: Any, view: DealView) -> str:
     return show(value)
 
 
+#: 够级 tribute kinds of the summary, by their own names.
+TRIBUTE_KINDS = {"luo": "落贡", "shao": "烧贡", "men": "闷贡", "dian": "点贡", "chuan": "串贡"}
+
+
 def _name(view: DealView, seat: Any) -> str:
     return view.names[seat] if isinstance(seat, int) and 0 <= seat < view.seats else show(seat)
 
@@ -552,14 +557,15 @@ def gouji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
             if isinstance(t, dict):
                 trib_rows.append({
                     "from": _seat_list(t.get("from"), view), "to": _seat_list(t.get("to"), view),
-                    "count": show(t.get("count")), "kind": show(t.get("kind")),
+                    "count": show(t.get("count")), "kind": TRIBUTE_KINDS.get(str(t.get("kind")), show(t.get("kind"))),
                 })
     remaining = st.get("remaining") if isinstance(st.get("remaining"), list) else None
     return {
         "played": {view.names[sv.seat]: sv.played for sv in view.seat_views},
         "remaining": {view.names[k]: show(n) for k, n in enumerate(remaining[: view.seats])} if remaining else {},
         "gouji": gouji_text,
-        "may_answer": _seat_list(answer, view) if answer not in (None, []) else NONE,
+        "may_answer": (", ".join(_name(view, x) for x in answer) if isinstance(answer, list)
+                       else _seat_list(answer, view)) if answer not in (None, []) else NONE,
         "burning": burning_text,
         "order": order_text,
         "kaidian": _seat_list(kaidian, view) if kaidian else NONE,

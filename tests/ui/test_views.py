@@ -47,7 +47,7 @@ def test_gouji_board_is_defensive_and_reads_order_kaidian_tributes() -> None:
     summary = {"order": [2, 0, 1, 3, 5, 4], "kaidian": [2], "tributes": [{"from": 4, "to": 2, "count": 2, "kind": "luo"}]}
     b = views.gouji_board(_dv({"gouji": {"by": 1}, "may_answer": [4]}, summary, game="gouji-yucheng", seats=6))
     assert b["order"].startswith("P2 → P0") and b["kaidian"] == "P2"
-    assert b["tributes"] == [{"from": "P4", "to": "P2", "count": "2", "kind": "luo"}]
+    assert b["tributes"] == [{"from": "P4", "to": "P2", "count": "2", "kind": "落贡"}]
     assert b["may_answer"] == "P4" and "P1" in b["gouji"]
 
 
