@@ -72,7 +72,7 @@ class Agreement:
         return self.only == [0, 0]
 
     def summary(self) -> str:
-        verdict = "agree" if self.agree else "DISAGREE"
+        verdict = ("agree" if self.matched else "nothing detected, agreement untested") if self.agree else "DISAGREE"
         return (f"{self.names[0]} vs {self.names[1]} on {self.frames} frames: {verdict}; "
                 f"{self.matched} corners matched (largest confidence gap {self.max_conf_diff:.3f}, "
                 f"smallest box IoU {self.min_iou:.3f}), only {self.names[0]}: {self.only[0]}, "
@@ -125,13 +125,16 @@ def compare_corners(a: CornerDetector, b: CornerDetector, frames: list[np.ndarra
 
 
 def compare_backends(weights: str | Path, onnx_path: str | Path, frames: list[np.ndarray] | None = None,
-                     frame_shape: tuple[int, int] = (720, 1280)) -> Agreement:
-    """Compare the PyTorch weights with their ONNX export (ONNX Runtime) on table frames."""
+                     frame_shape: tuple[int, int] = (720, 1280), conf: float = 0.05) -> Agreement:
+    """Compare the PyTorch weights with their ONNX export (ONNX Runtime) on table frames.
+
+    The threshold is low (``conf``) so that many boxes, weak ones included, are compared.
+    """
     from .backends import OnnxBackend, TorchBackend
     from .frames import table_frames
 
-    onnx = OnnxBackend(onnx_path)
-    torch_backend = TorchBackend(weights, imgsz=max(onnx.input_shape))
+    onnx = OnnxBackend(onnx_path, conf=conf)
+    torch_backend = TorchBackend(weights, imgsz=max(onnx.input_shape), conf=conf)
     if frames is None:
         frames = table_frames(2, width=frame_shape[1], height=frame_shape[0])
     return compare_corners(torch_backend, onnx, frames)
