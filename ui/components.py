@@ -85,7 +85,7 @@ def pending_panel(log: TableLog, rows: list[views.Row], names: list[str], lang: 
         conf = f"{r.conf:.2f}" if r.conf is not None else "—"
         st.markdown(f"#{r.i} {_seat_label(names, r.seat)} {_type_label(r.kind, lang)} **{' '.join(r.cards)}** · "
                     f"{tr('col.conf', lang)} {conf}")
-        c1, c2, _ = st.columns([1, 1, 2])
+        c1, c2, _ = st.columns([1, 1, 0.6])
         if c1.button(tr("btn.confirm", lang), key=f"{key}_ok_{r.i}", disabled=not writable,
                      icon=":material/check:", width="stretch"):
             log.confirm(r.i, who=st.session_state.get("who") or "referee")
@@ -258,6 +258,7 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
     img = Image.new("RGBA", (width, row_h * len(shown)), (255, 255, 255, 255))
     d = ImageDraw.Draw(img)
     f = font(16, cjk=any(ord(ch) > 0x2E80 for n in names for ch in n))
+    used = 0
     for k, t in enumerate(shown):
         y = k * row_h
         d.text((4, y + 10), f"{t.n}", font=font(20), fill=(80, 80, 80, 255))
@@ -272,7 +273,8 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
             d.text((x, y + card_h + 4), label[:12], font=f, fill=(60, 60, 60, 255))
             x += max(row.width, 60) + 14
         d.line([(0, y + row_h - 1), (width, y + row_h - 1)], fill=(225, 225, 225, 255))
-    return img
+        used = max(used, x)
+    return img.crop((0, 0, min(width, max(used, 200)), img.height))
 
 
 def table_and_trick(dv: views.DealView, lang: str, picture: Image.Image | None = None) -> None:
@@ -295,7 +297,8 @@ def _metric(col: Any, label: str, value: str) -> None:
     col.metric(label, value)
 
 
-def scoreboard(dv: views.DealView, lang: str) -> None:
+def scoreboard(dv: views.DealView, lang: str, history_box: Any = None) -> None:
+    """The game's scoreboard; the 升级 trick history goes to ``history_box`` when given."""
     st.markdown(f"### {tr('score.title', lang)}")
     if dv.family == "shengji":
         b = views.shengji_board(dv, lang)
@@ -310,7 +313,7 @@ def scoreboard(dv: views.DealView, lang: str) -> None:
             _metric(c[0], tr("score.bottom_points", lang), b["bottom_points"])
             _metric(c[1], tr("score.bottom_multiplier", lang), b["bottom_multiplier"])
             _metric(c[2], tr("score.final_points", lang), b["final_points"])
-            _metric(c[3], tr("score.level_change", lang), b["level_change"])
+            st.markdown(f"**{tr('score.level_change', lang)}**: {b['level_change']}")
             if b["bottom"]:
                 st.caption(tr("score.bottom", lang))
                 st.image(cards_row(b["bottom"], height=70, overlap=0.5))
@@ -319,10 +322,11 @@ def scoreboard(dv: views.DealView, lang: str) -> None:
         if series:
             st.markdown(f"**{tr('score.chart', lang)}**")
             points_chart(series, lang)
-            st.markdown(f"**{tr('score.tricks', lang)}**")
+            box = history_box if history_box is not None else st.container()
+            box.markdown(f"**{tr('score.tricks', lang)}**")
             pic = trick_history_picture(tricks, dv.names, lang)
             if pic is not None:
-                st.image(pic)
+                box.image(pic)
     else:
         b = views.gouji_board(dv, lang)
         st.markdown(f"**{tr('score.played', lang)}**")

@@ -55,8 +55,10 @@ def table_state(table: state.LiveTable) -> None:
     with c1:
         C.trick_strip(b.dv, lang, picture=b.picture("trick"))
         C.table_and_trick(b.dv, lang, picture=b.picture("table"))
+        history_box = st.container()
     with c2:
-        screen.bottom(b.lines, b.result, b.rows, b.dv, lang)
+        C.scoreboard(b.dv, lang, history_box=history_box)
+        C.history(b.lines, b.result, lang)
 
 
 def events(table: state.LiveTable) -> None:

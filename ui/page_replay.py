@@ -131,7 +131,7 @@ def body() -> None:
     st.session_state["cursor"] = k
 
     # ---- the timeline ----
-    c = st.columns([1, 1, 1, 1, 1.2, 3])
+    c = st.columns([1, 1.3, 1.3, 1, 1.2, 2.2])
     if c[0].button(tr("replay.first", lang), key="rp_first", icon=":material/first_page:"):
         k = 0
     if c[1].button(tr("replay.prev", lang), key="rp_prev", icon=":material/chevron_left:"):

@@ -52,8 +52,9 @@ def bottom(lines: list[str], result: JudgeResult, rows: list[views.Row], dv: vie
         left, right = st.columns([1, 1], gap="medium")
         with left:
             C.table_and_trick(dv, lang)
+            history_box = st.container()
         with right:
-            C.scoreboard(dv, lang)
+            C.scoreboard(dv, lang, history_box=history_box)
             C.history(lines, result, lang)
         return
     C.scoreboard(dv, lang)
