@@ -31,6 +31,8 @@ from .referee import DealReferee, UnjudgedDeal
 from .verdict import Fault, Verdict
 
 _SEATED = (HandEvent, PlayEvent, PassEvent, DeclareEvent)
+#: Generic faults after which the event is not handed to the game's referee at all.
+_NOT_FOR_REFEREE = frozenset({"event.bad_seat", "play.empty"})
 
 
 @dataclass
@@ -200,7 +202,7 @@ class Judge:
                 if generic.code == "event.bad_seat":
                     generic = Fault(generic.code, {**generic.facts, "lineno": line.lineno})
                 faults.append(generic)
-            if generic is None or generic.code != "event.bad_seat":
+            if generic is None or generic.code not in _NOT_FOR_REFEREE:
                 faults.extend(run.referee.feed(i, event))
                 returned = run.referee.returned_cards()
                 if returned and run.table is not None:
@@ -250,6 +252,16 @@ class LiveJudge:
         self.lines: list[LogLine] = []
         self._judge = Judge()
         self._effective: list[AnyEvent | None] = []
+
+    @classmethod
+    def from_lines(cls, texts: Iterable[str]) -> LiveJudge:
+        """A live judge that has already seen ``texts`` (judged once, offline)."""
+        live = cls()
+        live.lines = list(read_lines(texts))
+        result = Judge.judge(live.lines)
+        live._judge.deals = result.deals
+        live._judge.verdicts = {v.i: v for v in result.verdicts}
+        return live
 
     def feed_text(self, text: str) -> list[Verdict]:
         return self._add(parse_line(len(self.lines), len(self.lines) + 1, text.strip()))

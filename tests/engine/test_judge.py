@@ -78,3 +78,20 @@ def test_live_judge_matches_offline_judge_and_re_judges_corrections() -> None:
     changed = live.feed({"type": "correct", "ref": 2, "seat": 0})  # the leader
     assert {v.i for v in changed} >= {2, 3}
     assert live.verdicts[2].ok
+
+
+def test_empty_play_is_flagged_and_not_handed_to_the_game() -> None:
+    deal = '{"type":"deal","game":"guafeng-zibo","seats":4,"level":"2","trump":"S","dealer":0}'
+    result = _judge([deal, '{"type":"play","seat":0,"cards":[]}'])
+    assert result.verdicts[1].fault.code == "play.empty"
+
+
+def test_live_judge_from_lines_continues_like_a_fresh_one() -> None:
+    lines = [DEAL_G, '{"type":"play","seat":0,"cards":["5S"]}', '{"type":"play","seat":1,"cards":["7S"]}']
+    resumed = LiveJudge.from_lines(lines[:2])
+    resumed.feed_text(lines[2])
+    fresh = LiveJudge()
+    for t in lines:
+        fresh.feed_text(t)
+    assert [v.to_json() for v in resumed.verdicts] == [v.to_json() for v in fresh.verdicts]
+    assert resumed.state() == fresh.state()
