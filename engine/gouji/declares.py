@@ -232,7 +232,8 @@ def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """烧牌 declaration (004:25-27): on the current 够级 play, by a seat that may burn."""
     seat = ev.seat
     cur = ref.cur
-    if cur is None or not cur.restricted or cur.seat == seat:
+    target = ev.args.get("target")
+    if cur is None or not cur.restricted or cur.seat == seat or (target is not None and target != cur.seat):
         return [Fault("gouji.burn_nothing", {"seat": seat})]
     if seat == _opp(cur.seat):
         return [Fault("gouji.burn_opposite", {"seat": seat, "target": cur.seat})]
