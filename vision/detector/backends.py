@@ -2,10 +2,15 @@
 
 Every backend implements :class:`CornerDetector`: a BGR frame in, the corner indices the
 model saw out (:class:`~cardref.vision.types.CornerDetection`, one per index, not yet merged
-into cards).  ``TorchBackend`` runs the ultralytics ``.pt`` as ultralytics does;
+into cards).  ``TorchBackend`` runs the ultralytics ``.pt`` network in PyTorch;
 ``OnnxBackend`` (ONNX Runtime) and ``OpenVinoBackend`` (OpenVINO, reading the same ``.onnx``
-or an IR folder) run the exported network with the numpy pre/post-processing of
-:mod:`.decode`, which mirrors ultralytics so all three agree.
+or an IR folder) run its export.  All three share the numpy pre/post-processing of
+:mod:`.decode` (letterbox, YOLO head decoding, class-agnostic NMS), which mirrors
+ultralytics' predictor (a test checks it against ultralytics' own predictions), and the
+same fixed input shape, so they differ only by their runtimes' arithmetic.
+
+Threads: each backend uses every core the process may run on (2 here).  OpenVINO runs in
+its latency mode, in bf16 on CPUs with bf16 units (its default there) unless asked for f32.
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def _check_frame(frame_bgr: np.ndarray) -> None:
 
 
 class _ExportedBackend(ABC):
-    """Shared body of the runtimes that execute the exported network with numpy decoding."""
+    """Shared body of the backends: letterbox, run the network, decode, map boxes back."""
 
     name = "exported"
 
