@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 import streamlit as st
+from cardref.engine import registry
 from cardref.engine.events import GAME_SEATS
 
 from . import clickpick, screen, state
@@ -51,17 +52,18 @@ def _deal_form(lang: str, writable: bool) -> None:
     if game.startswith("gouji"):
         options["leader"] = c[0].selectbox(tr("setup.leader", lang), range(seats), format_func=lambda s: label[s],
                                            key="su_leader")
-        default_hand = 36 if game == "gouji-yucheng" else 36
     else:
         options["level"] = c[0].selectbox(tr("setup.level", lang), LEVELS, key="su_level")
         options["trump"] = c[1].selectbox(tr("setup.trump", lang), TRUMPS, key="su_trump",
                                           format_func=lambda t: tr("setup.no_trump", lang) if t is None else SUIT_NAMES[t])
         options["dealer"] = c[2].selectbox(tr("setup.dealer", lang), range(seats), format_func=lambda s: label[s],
                                            key="su_dealer")
-        default_hand = 25
         levels = [c[3].selectbox(f"{tr('score.levels', lang)} {t}", LEVELS, key=f"su_tlevel_{t}") for t in (0, 1)]
         options["team_levels"] = levels
-    hand = st.number_input(tr("setup.hand_sizes", lang), min_value=0, max_value=60, value=default_hand, key="su_hand")
+    rules = registry.get(game)
+    default_hand = int(getattr(getattr(rules, "settings", None), "hand_size", 0) or 0)  # 够级 hands differ: none
+    hand = st.number_input(tr("setup.hand_sizes", lang), min_value=0, max_value=60, value=default_hand,
+                           key=f"su_hand_{game}")
     if st.button(tr("setup.start", lang), key="su_start", disabled=not writable or log is None, type="primary"):
         i = log.append(deal_event(game, names, options, int(hand) or None))  # type: ignore[union-attr]
         st.success(tr("setup.started", lang, i=i))

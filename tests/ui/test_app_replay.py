@@ -167,3 +167,27 @@ def test_tournament_page_opens_on_the_store(app, ui) -> None:
     at.switch_page("screens/tournament_page.py").run()
     assert not at.exception
     assert any("Tournament" in h.value for h in at.header)
+
+
+def test_setup_starts_a_shengji_deal_with_names_level_trump_and_dealer(app, ui) -> None:
+    at = app(mode="demo")
+    at.switch_page("screens/setup_page.py").run()
+    at.selectbox(key="su_game").set_value("chaodipi-mingchao").run()
+    for s, name in enumerate(["东", "南", "西", "北"]):
+        at.text_input(key=f"su_name_{s}").input(name)
+    at.selectbox(key="su_level").set_value("7")
+    at.selectbox(key="su_trump").select_index(4)  # 无主
+    at.selectbox(key="su_dealer").set_value(3)
+    at.button(key="su_start").click().run()
+    deal = json.loads(at.session_state["replay_log"].lines[-1])
+    assert deal["type"] == "deal" and deal["game"] == "chaodipi-mingchao" and deal["seats"] == 4
+    assert deal["level"] == "7" and deal["trump"] is None and deal["dealer"] == 3
+    assert deal["names"] == ["东", "南", "西", "北"] and deal["hand_sizes"] == [25, 25, 25, 25]  # the engine says 25 in 炒地皮
+    # a play entered by hand with a bad card code is refused, a good one is recorded
+    at.text_input(key="su_p_cards").input("10h zz")
+    next(b for b in at.button if "记录出牌" in str(b.label)).click().run()
+    assert any("ZZ" in e.value or "zz" in e.value for e in at.error)
+    at.text_input(key="su_p_cards").input("10h qs")
+    next(b for b in at.button if "记录出牌" in str(b.label)).click().run()
+    play = json.loads(at.session_state["replay_log"].lines[-1])
+    assert play == {"type": "play", "seat": 0, "cards": ["10H", "QS"], "source": "manual"}
