@@ -55,12 +55,14 @@ def collect_images(paths: list[str], recursive: bool = False) -> tuple[list[Path
 
 
 def _save_path(folder: Path, image: Path, used: set[Path]) -> Path:
+    """Where the annotated copy goes: the image's name, never over the image itself or an
+    earlier copy of this run."""
     out = folder / image.name
     n = 1
-    while out in used:
-        out = folder / f"{image.stem}-{n}{image.suffix}"
+    while out.resolve() in used or out.resolve() == image.resolve():
+        out = folder / f"{image.stem}-detected{'-' + str(n) if n > 1 else ''}{image.suffix}"
         n += 1
-    used.add(out)
+    used.add(out.resolve())
     return out
 
 

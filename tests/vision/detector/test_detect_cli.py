@@ -85,3 +85,12 @@ def test_backends_print_the_same_json(capsys, backend: str) -> None:
     assert [c["card"] for c in cards] == [c["card"] for c in reference]
     assert all(abs(a - b) <= 1.0 for c, r in zip(cards, reference, strict=True) for a, b in zip(c["box"], r["box"],
                                                                                                  strict=True))
+
+
+def test_save_never_overwrites_the_input(capsys, tmp_path: Path) -> None:
+    image = tmp_path / FRAMES[0].name
+    image.write_bytes(FRAMES[0].read_bytes())
+    code, _, err = _detect(capsys, str(image), "--save", str(tmp_path))
+    assert code == 0, err
+    assert image.read_bytes() == FRAMES[0].read_bytes()
+    assert (tmp_path / f"{image.stem}-detected{image.suffix}").is_file()
