@@ -229,7 +229,7 @@ class _Sim:
                 return [jokers]
         out = []
         for _ in range(3):
-            o = rng.choice(faces)
+            o = min(faces) if rng.random() < 0.6 else rng.choice(faces)   # keep strong cards for last
             cards = groups[o]
             k = rng.randint(1, len(cards)) if rng.random() < 0.5 else len(cards)
             play = list(cards[:k])
