@@ -34,6 +34,10 @@ def picture(table: state.LiveTable) -> None:
     if frame is not None:
         st.image(screen.frame_rgb(frame), width="stretch", output_format="JPEG")
     st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames))
+    cfg, _ = state.config()
+    now, want = st.session_state.get("lv_interval", cfg.refresh), refresh_interval(table, cfg.refresh)
+    if status.frames > 30 and abs(want - now) > 0.3 * now:
+        st.rerun()  # once the pipeline's rate is known: refresh the picture at that rate
 
 
 def panel(table: state.LiveTable) -> None:
@@ -79,6 +83,14 @@ def corrections(table: state.LiveTable) -> None:
     C.correction_form(table.log, b.rows, b.dv.names if b.dv else [], lang, "lv")
 
 
+def refresh_interval(table: state.LiveTable, default: float) -> float:
+    """The picture refreshes at the pipeline's frame rate (between 2 and 15 times a second)."""
+    if table.runner is None:
+        return default
+    fps = table.runner.snapshot()[1].fps
+    return default if fps <= 0 else min(0.5, max(1 / 15, 1 / fps))
+
+
 def render() -> None:
     lang = state.lang()
     cfg, problem = state.config()
@@ -95,7 +107,8 @@ def render() -> None:
     st.subheader(f"{tr('page.live', lang)} · {table.log.name}")
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        st.fragment(run_every=max(0.05, cfg.refresh))(picture)(table)
+        st.session_state["lv_interval"] = refresh_interval(table, cfg.refresh)
+        st.fragment(run_every=st.session_state["lv_interval"])(picture)(table)
     with right:
         st.fragment(run_every=1.0)(panel)(table)
     st.fragment(run_every=1.0)(table_state)(table)
