@@ -75,6 +75,7 @@ class GoujiReferee(DealReferee):
         self.sizes: tuple[int, ...] | None = tuple(sizes) if sizes else None
         self.counts: list[int | None] = list(sizes) if sizes else [None] * SEATS
         self.played = [0] * SEATS
+        self._returned: tuple[Card, ...] = ()
         self.phase = "prep"
         self.active: set[int] = set(range(SEATS))
         self.finished: list[int] = []
@@ -208,9 +209,18 @@ class GoujiReferee(DealReferee):
             self.passed.add(self.rang)
 
     # ------------------------------------------------------------------ feed
+    def returned_cards(self) -> list[Card]:
+        """A rejected play is taken back into the hand, so its cards no longer count as shown."""
+        return list(self._returned)
+
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        self._returned = ()
         if isinstance(event, PlayEvent):
-            return self._play(i, event.seat, event.cards)
+            before = self.played[event.seat]
+            faults = self._play(i, event.seat, event.cards)
+            if self.played[event.seat] == before:
+                self._returned = event.cards            # rejected: the cards go back to the hand
+            return faults
         if isinstance(event, PassEvent):
             return self._pass(i, event.seat)
         if isinstance(event, DeclareEvent):

@@ -95,3 +95,13 @@ def test_live_judge_from_lines_continues_like_a_fresh_one() -> None:
         fresh.feed_text(t)
     assert [v.to_json() for v in resumed.verdicts] == [v.to_json() for v in fresh.verdicts]
     assert resumed.state() == fresh.state()
+
+
+def test_a_rejected_play_taken_back_does_not_count_as_shown() -> None:
+    # 够级 has four big jokers; a play rejected (out of turn) goes back to the hand and may come again.
+    result = _judge([DEAL_G,
+                     '{"type":"play","seat":1,"cards":["BJ","BJ","BJ","BJ"]}',
+                     '{"type":"play","seat":0,"cards":["5S","5S","5H","5H"]}',
+                     '{"type":"play","seat":1,"cards":["BJ","BJ","BJ","BJ"]}'])
+    assert not result.verdicts[1].ok
+    assert result.verdicts[2].ok and result.verdicts[3].ok, [v.to_json("en") for v in result.verdicts]
