@@ -48,3 +48,12 @@ def test_example_game_log_judges() -> None:
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert out[-1]["type"] == "summary" and out[-1]["deals"][0]["game"] == "gouji-yucheng"
+
+
+def test_simulated_example_deals_flag_their_injected_faults() -> None:
+    for name, injected in [("gouji-yucheng-deal", {25, 27}), ("guafeng-zibo-deal", {8, 10}),
+                           ("chaodipi-mingchao-deal", {8, 16})]:
+        proc = _run("judge", str(EXAMPLES / f"{name}.jsonl"))
+        out = [json.loads(line) for line in proc.stdout.splitlines()]
+        flagged = {v["i"] for v in out[:-1] if not v["ok"]}
+        assert injected <= flagged, (name, flagged)
