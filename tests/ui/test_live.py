@@ -167,3 +167,21 @@ def test_no_camera_is_a_banner_and_the_page_keeps_working(app, ui, tmp_path) -> 
         assert not at.exception
     finally:
         _stop(UiConfig(**{**cfg, "autoplay": False}))
+
+
+def test_a_video_that_ends_says_so_and_keeps_its_log(app, ui, tmp_path) -> None:
+    video = _video(tmp_path / "short.mp4", frames=8)
+    cfg = dict(mode="video", video=str(video), game="guafeng-zibo", out=str(tmp_path / "short.jsonl"),
+               store=":memory:", deal={"level": "5", "trump": "S", "dealer": 1})
+    at = app(**cfg)
+    try:
+        deadline = time.monotonic() + 10
+        while "视频已播完" not in ui.texts(at) and time.monotonic() < deadline:
+            time.sleep(0.3)
+            at.run()
+        assert "视频已播完" in ui.texts(at)
+        deal = (tmp_path / "short.jsonl").read_text(encoding="utf-8").splitlines()[0]
+        assert '"level":"5"' in deal and '"dealer":1' in deal
+        assert "抓分方得分" in ui.texts(at)
+    finally:
+        _stop(UiConfig(**{**cfg, "autoplay": False}))
