@@ -107,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
               + ("" if args.pin else " and correct events (set --pin)"), file=sys.stderr)
     print(f"cardref ui: http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}",
           file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":  # become the server: signals (Ctrl-C, kill) reach it directly
+        os.execve(cmd[0], cmd, env)
     try:
         return subprocess.call(cmd, env=env)
     except KeyboardInterrupt:
