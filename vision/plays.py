@@ -15,7 +15,9 @@ A play is reported when every candidate in the zone has been at rest for ``settl
 and was seen in most frames of that time (voting over frames: codes are chosen by
 confidence-weighted votes, one-frame misreads and flickers never get there).  A hand
 passing over hides cards (committed ones are kept while hidden) and makes short-lived
-candidates (they are dropped), so it never makes a play.  A zone whose committed cards
+candidates (they are dropped), so it never makes a play.  Cards already reported that are
+pushed elsewhere (straightened within the zone, or a trick pushed into the centre) are
+recognised as moved, not played.  A zone whose committed cards
 all stay unseen for ``clear_s`` is cleared (trick collected); when the very same cards
 reappear there within ``restore_s`` (a hand had covered them all), they are restored,
 not reported again.  Low-confidence plays are reported with ``confirm=True``.
@@ -42,6 +44,7 @@ class SegmenterSettings:
     track_mm: float = 45.0  # candidates may move this far between frames (sliding in)
     move_mm: float = 6.0  # a candidate that moves more than this is not at rest
     code_penalty_mm: float = 30.0  # matching prefers the same code by this much
+    misread_mm: float = 7.0  # another code this close to a reported card is a misread of it
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
     restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
@@ -108,6 +111,9 @@ class ZoneTracker:
         self.tracks: list[Track] = []
         self.cleared: list[tuple[float, list[Track]]] = []
         self._ids = ids
+        self.peers: list[ZoneTracker] = []  # every zone of the table (set by the segmenter)
+        #: (t, code, seat or -1, first place) of candidates lost lately (cards on their way in)
+        self.trail: list[tuple[float, str, int, Point]] = []
 
     def _new_id(self) -> int:
         self._ids[0] += 1
@@ -126,6 +132,10 @@ class ZoneTracker:
             for tr in self.tracks:
                 d = self._distance(det, tr)
                 gate = self.s.match_mm if (tr.committed or tr.still_since < tr.last_seen - 0.15) else self.s.track_mm
+                if tr.committed and det.card != tr.best:
+                    # another code right on a card already down: a misread of it only when it
+                    # is exactly there; a few mm off, it is a new card laid over it
+                    gate = self.s.misread_mm
                 if d > gate:
                     continue
                 cost = d + (0.0 if det.card == tr.best else self.s.code_penalty_mm)
@@ -165,9 +175,17 @@ class ZoneTracker:
         for tr in self.tracks:
             if tr.id not in seen_ids and not tr.committed:
                 tr.frames_since_still += 1
-        # forget candidates that vanished, or that keep flickering without ever settling
-        self.tracks = [tr for tr in self.tracks if tr.committed or (
-            t - tr.last_seen <= s.drop_s and not self._hopeless(tr, t))]
+        # forget candidates that vanished, or that keep flickering without ever settling;
+        # remember briefly where they were (cards sliding across a zone into the pile)
+        keep = []
+        for tr in self.tracks:
+            if tr.committed or (t - tr.last_seen <= s.drop_s and not self._hopeless(tr, t)):
+                keep.append(tr)
+            else:
+                self.trail.append((tr.last_seen, tr.best, -1 if self.seat is None else self.seat, tr.first_xy))
+        self.tracks = keep
+        if self.trail and self.trail[0][0] < t - 3.0:
+            self.trail[:] = [e for e in self.trail if e[0] >= t - 3.0]
         self._merge_duplicates()
         plays = self._maybe_play(t)
         cleared = self._maybe_clear(t)
@@ -247,8 +265,9 @@ class ZoneTracker:
             mean_conf = weight / max(tr.counts[code], 1)
             confs.append(min(1.0, share * max(mean_conf, 0.0)))
             codes.append(code)
-        # restored, not replayed: the same cards at the same places as a trick just cleared
-        restored = self._restore(cands, codes, t)
+        # restored, not replayed: the same cards at the same places as a trick just cleared;
+        # moved, not played: cards already reported that were pushed somewhere else
+        restored = self._restore(cands, codes, t) or self._moved(cands, codes, t)
         for tr, code in zip(cands, codes, strict=True):
             tr.committed = True
             tr.code = code
@@ -257,16 +276,86 @@ class ZoneTracker:
         t_rest = max(tr.still_since for tr in cands)
         conf = round(min(confs), 3)
         seat = self.seat
+        earlier: Point | None = None
         if seat is None:
-            seat = -1  # a shared pile: the segmenter attributes it
+            seat, earlier = self._came_through(cands, codes)  # -1: the segmenter attributes it by direction
         order = sorted(range(len(cands)), key=lambda k: (cands[k].first_xy[0], cands[k].first_xy[1]))
         # where the cards came from: where they were first seen, and where they stopped
         ox = sum(tr.first_xy[0] for tr in cands) / len(cands)
         oy = sum(tr.first_xy[1] for tr in cands) / len(cands)
+        if earlier is not None:
+            ox, oy = earlier
         rx = sum(tr.anchor[0] for tr in cands) / len(cands)
         ry = sum(tr.anchor[1] for tr in cands) / len(cands)
         return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                 conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry))]
+
+    def _came_through(self, cands: list[Track], codes: list[str]) -> tuple[int, Point | None]:
+        """Pile cards: the seat zone they were seen crossing just before (-1: none), and
+        the earliest place on their way in (``None``: not seen before they settled)."""
+        votes: Counter[int] = Counter()
+        starts: list[Point] = []
+        for tr, code in zip(cands, codes, strict=True):
+            seen = [e for e in self.trail if e[1] == code and tr.first_seen - 1.0 <= e[0] <= tr.first_seen + 0.3]
+            if not seen:
+                continue
+            seats = [e for e in seen if e[2] >= 0]
+            if seats:
+                votes[max(seats)[2]] += 1
+            starts.append(min(seen)[3])
+        origin = None
+        if starts:
+            origin = (sum(p[0] for p in starts) / len(starts), sum(p[1] for p in starts) / len(starts))
+        if not votes:
+            return -1, origin
+        seat, n = votes.most_common(1)[0]
+        return (seat if n * 2 > len(cands) or len(votes) == 1 else -1), origin
+
+    def _moved(self, cands: list[Track], codes: list[str], t: float) -> bool:
+        """Are these "new" cards old ones that were moved?
+
+        Within a zone: every new card has a reported card of the same code in this zone
+        that has not been seen since the new one appeared (a player straightening or
+        pushing their cards).  Across zones: the new cards are two or more cards of one
+        other zone that vanished there just before (a trick pushed into the centre).
+        The old cards are forgotten where they were; the new ones stay as reported.
+        """
+        since = min(tr.first_seen for tr in cands) - 0.05
+        own = [tr for tr in self.tracks if tr.committed and tr.last_seen < since]
+        if own:
+            free = list(own)
+            hits = []
+            for code in codes:
+                hit = next((o for o in free if o.code == code), None)
+                if hit is None:
+                    break
+                free.remove(hit)
+                hits.append(hit)
+            if len(hits) == len(codes):
+                gone = {h.id for h in hits}
+                self.tracks = [tr for tr in self.tracks if tr.id not in gone]
+                return True
+        if len(codes) < 2:
+            return False
+        for peer in self.peers:
+            if peer is self:
+                continue
+            pools: list[list[Track]] = [[tr for tr in peer.tracks if tr.committed and tr.last_seen < since]]
+            pools += [trs for tc, trs in peer.cleared if t - tc <= self.s.restore_s]
+            for pool in pools:
+                if not pool or Counter(codes) - Counter(tr.code for tr in pool):
+                    continue
+                # the cards came from there: forget them there
+                gone = set()
+                free = list(pool)
+                for code in codes:
+                    hit = next(o for o in free if o.code == code)
+                    free.remove(hit)
+                    gone.add(hit.id)
+                peer.tracks = [tr for tr in peer.tracks if tr.id not in gone]
+                peer.cleared = [(tc, [tr for tr in trs if tr.id not in gone]) for tc, trs in peer.cleared]
+                return True
+        return False
 
     def _restore(self, cands: list[Track], codes: list[str], t: float) -> bool:
         self.cleared = [(tc, trs) for tc, trs in self.cleared if t - tc <= self.s.restore_s]
@@ -291,6 +380,8 @@ class ZoneTracker:
         committed = [tr for tr in self.tracks if tr.committed]
         if not committed or any(t - tr.last_seen < self.s.clear_s for tr in committed):
             return []
+        if any(not tr.committed for tr in self.tracks):
+            return []  # new cards are settling: they may be these ones moved (see _moved)
         self.tracks = [tr for tr in self.tracks if not tr.committed]
         self.cleared.append((t, committed))
         return [ZoneCleared(self.name, round(t, 3), tuple(tr.code or "" for tr in committed))]
@@ -308,6 +399,10 @@ class PlaySegmenter:
         self.settings = settings or SegmenterSettings()
         ids = [0]
         self.zones = {z.name: ZoneTracker(z.name, z.seat, self.settings, ids) for z in layout.zones}
+        trail: list[tuple[float, str, int, Point]] = []
+        for tracker in self.zones.values():
+            tracker.peers = list(self.zones.values())
+            tracker.trail = trail
         self.frames = 0
 
     def update(self, t: float, cards: Sequence[TableCard]) -> tuple[list[PlayObservation], list[ZoneCleared]]:

@@ -197,7 +197,7 @@ class SeatLayout:
                 best, best_d = s, d
         return best
 
-    def seat_towards(self, rest: Point, first: Point, min_move: float = 15.0) -> int:
+    def seat_towards(self, rest: Point, first: Point, min_move: float = 6.0) -> int:
         """The seat a pile play came from: cards slide in from their player, so the seat
         whose zone lies closest to the line from where they stopped (``rest``) back
         through where they were first seen (``first``).  Cards put straight down give no

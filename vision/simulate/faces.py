@@ -91,9 +91,14 @@ class FaceSet:
     def _get(self, code: str) -> tuple[np.ndarray, list]:
         if self._lib is not None:
             try:
-                return self._lib.image(code), self._lib.corner_boxes(code)
+                img, boxes = self._lib.image(code), self._lib.corner_boxes(code)
             except KeyError:
-                pass
+                img, boxes = None, []
+            # a card laid in a fan shows only its top-left index: faces without one there
+            # (some decks' jokers) are drawn instead, as real cards always have it
+            w, h = (img.shape[1], img.shape[0]) if img is not None else (1, 1)
+            if img is not None and any(b[2] <= 0.3 * w and b[3] <= 0.4 * h for b in boxes):
+                return img, boxes
         if code not in self._drawn:
             self._drawn[code] = drawn_face(code)
         return self._drawn[code]

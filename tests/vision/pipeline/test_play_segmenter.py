@@ -182,3 +182,33 @@ def test_cards_outside_every_zone_are_ignored():
     frames = [[TableCard("AS", 0.9, ((500.0, -200.0),), None)]] * 20
     plays, _, _ = run(frames)
     assert plays == []
+
+
+def test_cards_pushed_within_their_zone_are_moved_not_played():
+    x, y = seat0_xy()
+    frames = [fan(["6H", "6S"], x, y)] * 12 + [[]] * 2 + [fan(["6H", "6S"], x + 60, y - 30)] * 12
+    plays, _, seg = run(frames)
+    assert [sorted(p.cards) for p in plays] == [["6H", "6S"]]
+    assert sorted(seg.on_table()["seat0"]) == ["6H", "6S"]
+
+
+def test_a_trick_pushed_into_the_centre_pile_is_not_a_play():
+    layout = LAYOUT6
+    x, y = seat0_xy(layout)
+    px, py = layout.pile.center
+    trick = fan(["8C", "8D", "8H"], x, y, layout=layout)
+    moved = [card(c.card, px - 40 + 17 * i, py, layout=layout, both=(i == 2), zone="pile") for i, c in enumerate(trick)]
+    frames = [trick] * 12 + [[]] * 3 + [moved] * 15
+    plays, _, seg = run(frames, layout=layout)
+    assert [sorted(p.cards) for p in plays] == [["8C", "8D", "8H"]]
+    assert sorted(seg.on_table()["pile"]) == ["8C", "8D", "8H"] and seg.on_table()["seat0"] == []
+
+
+def test_a_new_card_of_the_same_code_elsewhere_is_still_a_play_when_the_old_one_shows():
+    x, y = seat0_xy()
+    z1x, z1y = LAYOUT4.seat_zone(1).center
+    first = fan(["QC", "QD"], x, y)
+    second = [card("QC", z1x - 20, z1y - 40), card("QD", z1x - 20, z1y + 10)]
+    frames = [first] * 12 + [first + second] * 12
+    plays, _, _ = run(frames)
+    assert [(p.seat, sorted(p.cards)) for p in plays] == [(0, ["QC", "QD"]), (1, ["QC", "QD"])]
