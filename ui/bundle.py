@@ -55,9 +55,10 @@ def bundle(log: TableLog, lang: str) -> Bundle:
         hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    lines = log.snapshot()
-    result = log.result(len(lines))
-    b = Bundle(lines, result, views.rows(lines, result, lang), views.deal_view(lines, result, lang), lang)
+    with log.lock:  # the live judge's referees must not move on while their state is read
+        lines = log.snapshot()
+        result = log.result(len(lines))
+        b = Bundle(lines, result, views.rows(lines, result, lang), views.deal_view(lines, result, lang), lang)
     with _LOCK:
         if len(_CACHE) > 16:
             _CACHE.clear()

@@ -107,6 +107,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.bottom_multiplier": ("扣底倍数", "扣底 multiplier"),
     "score.final_points": ("最终得分", "Final points"),
     "score.level_change": ("升级", "Level change"),
+    "score.next_dealer": ("下一局庄家", "next dealer"),
+    "score.next_level": ("下一局打", "next level"),
     "score.levels": ("级别", "Levels"),
     "score.team": ("{seats} 队", "team {seats}"),
     "score.trump": ("主牌", "Trump"),

@@ -124,6 +124,11 @@ class TableLog:
             self.sink.write_line(text)
         return i
 
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while judging; hold it to read the judged state consistently."""
+        return self._lock
+
     def snapshot(self) -> list[str]:
         with self._lock:
             return list(self.lines)

@@ -22,7 +22,7 @@ def _judge(lines: list[str]) -> JudgeResult:
     key = (len(lines), hash(tuple(lines)))
     hit = cache.get(key)
     if hit is None:
-        if len(cache) > 400:
+        if len(cache) > 100:
             cache.clear()
         hit = cache[key] = safe_judge(read_lines(lines))
     return hit

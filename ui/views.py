@@ -474,8 +474,11 @@ def shengji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
         who = "/".join(view.names[x] for x in team if isinstance(x, int) and x < view.seats) if isinstance(team, list) else NONE
         lv = level_change.get("levels")
         level_change_text = f"{who} +{lv}" if lv is not None else who
-        if level_change.get("dealer") is not None:
-            level_change_text += f" · {tr('score.dealer', lang)} → {show(level_change.get('dealer'))}"
+        nxt = level_change.get("next_dealer", level_change.get("dealer"))
+        if isinstance(nxt, int):
+            level_change_text += f" · {tr('score.next_dealer', lang)} {_name(view, nxt)}"
+        if level_change.get("next_level") is not None:
+            level_change_text += f" · {tr('score.next_level', lang)} {show(level_change.get('next_level'))}"
     else:
         level_change_text = show(level_change)
     return {
