@@ -84,7 +84,7 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
-             pile: bool = False) -> DealScore:
+             pile: bool = False, tiles: int = 0, stride: int = 1) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings
     from cardref.vision.simulate import simulate_to_dir
@@ -100,7 +100,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     else:
         detector = _model_detector(model, backend)
     source = VideoFileSource(str(out / "video.mp4"))
-    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle))
+    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle), tiles=tiles)
     produced = []
     frames = 0
     busy = 0.0
@@ -112,6 +112,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         decode += time.perf_counter() - t0
         if frame is None:
             break
+        if stride > 1 and frame.index % stride:
+            continue
         r = pipe.process(frame)
         frames += 1
         busy += r.seconds
@@ -121,7 +123,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     score = compare(truth, [e.view() for e in produced])
     score.game, score.seed = game, seed
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
-    score.video_s = frames / source.fps
+    score.video_s = frames * stride / source.fps
     if pipe.calibration is None:
         score.errors.insert(0, f"never calibrated: {pipe.last_calibration_error}")
     if not keep_video:
@@ -199,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plays", type=int, default=30, help="plays per deal (default 30; 0 = whole deal)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed")
     ap.add_argument("--settle", type=float, default=0.5)
+    ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
+    ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
     ap.add_argument("--no-pile", action="store_true",
                     help="never use the centre pile (by default every second 够级 deal plays onto it)")
     ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
@@ -232,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
                 pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
-                             settle=args.settle, keep_video=bool(args.keep), pile=pile)
+                             settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
+                             stride=args.stride)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "

@@ -64,7 +64,13 @@ class Pipeline:
 
     def __init__(self, detector: FrameDetector, seats: int, calibration: Calibration | None = None, *,
                  settings: SegmenterSettings | None = None, table_mm: tuple[float, float] = DEFAULT_TABLE_MM,
-                 watch_bumps: bool = True) -> None:
+                 watch_bumps: bool = True, tiles: int = 0) -> None:
+        """``tiles``: 0 runs the detector on the whole frame; 1 on the table's part of it
+        only; 2 or 4 on that part cut into overlapping halves or quarters (more pixels per
+        card for a detector with a fixed input size, at 2 or 4 times the cost)."""
+        if tiles not in (0, 1, 2, 4):
+            raise ValueError(f"tiles must be 0, 1, 2 or 4, not {tiles}")
+        self.tiles = tiles
         self.detector = detector
         self.seats = seats
         self.table_mm = table_mm
@@ -114,7 +120,12 @@ class Pipeline:
         cal.check_frame(w, h)
         t1 = time.perf_counter()
         indexed = getattr(self.detector, "detect_indexed", None)
-        dets = indexed(frame.image, frame.index) if indexed is not None else self.detector.detect(frame.image)
+        if indexed is not None:
+            dets = indexed(frame.image, frame.index)
+        elif self.tiles:
+            dets = detect_tiles(self.detector, frame.image, table_box(cal, w, h), self.tiles)
+        else:
+            dets = self.detector.detect(frame.image)
         self.stats.detect_s += time.perf_counter() - t1
         cards = to_table(dets, cal.to_table, cal.layout, self.settings.zone_tolerance_mm)
         plays, cleared = self.segmenter.update(frame.t, cards)
@@ -124,6 +135,71 @@ class Pipeline:
         self.stats.plays += len(plays)
         self.stats.confirm += sum(1 for p in plays if p.confirm)
         return FrameResult(frame, dets, plays, cleared, dt, recal)
+
+
+def table_box(cal: Calibration, width: int, height: int, margin_mm: float = 60.0) -> tuple[int, int, int, int]:
+    """The pixel box (x1, y1, x2, y2) around the table and a margin, inside the frame."""
+    tw, th = cal.table_mm
+    m = margin_mm
+    pts = cal.to_image([(-m, -m), (tw + m, -m), (tw + m, th + m), (-m, th + m)])
+    x1, y1 = np.floor(pts.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(pts.max(axis=0)).astype(int)
+    return (max(int(x1), 0), max(int(y1), 0), min(int(x2), width), min(int(y2), height))
+
+
+def _shift(d: CardDetection, dx: float, dy: float) -> CardDetection:
+    from .types import CornerDetection
+
+    x1, y1, x2, y2 = d.box
+    corners = tuple(CornerDetection(c.card, c.conf, (c.box[0] + dx, c.box[1] + dy, c.box[2] + dx, c.box[3] + dy))
+                    for c in d.corners)
+    return CardDetection(d.card, d.conf, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), corners)
+
+
+def detect_tiles(detector: FrameDetector, image: np.ndarray, box: tuple[int, int, int, int],
+                 tiles: int) -> list[CardDetection]:
+    """Run ``detector`` on the table box (cut into ``tiles`` overlapping parts) and put the
+    detections back into frame pixels; a card found in two parts is kept once."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if tiles <= 1:
+        parts = [(x1, y1, x2, y2)]
+    else:
+        ov = 0.12
+        cols = 2
+        rows = 2 if tiles == 4 else 1
+        tw, th = w / cols, h / rows
+        parts = []
+        for r in range(rows):
+            for c in range(cols):
+                px1 = int(max(x1, x1 + c * tw - ov * tw))
+                px2 = int(min(x2, x1 + (c + 1) * tw + ov * tw))
+                py1 = int(max(y1, y1 + r * th - ov * th))
+                py2 = int(min(y2, y1 + (r + 1) * th + ov * th))
+                parts.append((px1, py1, px2, py2))
+    found: list[CardDetection] = []
+    for px1, py1, px2, py2 in parts:
+        crop = np.ascontiguousarray(image[py1:py2, px1:px2])
+        for d in detector.detect(crop):
+            found.append(_shift(d, px1, py1))
+    if len(parts) == 1:
+        return found
+    # one card seen in two overlapping parts: same code, a corner in the same place
+    found.sort(key=lambda d: -d.conf)
+    kept: list[CardDetection] = []
+    for d in found:
+        pts = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in d.corners] or [d.center]
+        dup = False
+        for k in kept:
+            if k.card != d.card:
+                continue
+            kp = [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in k.corners] or [k.center]
+            if min(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in pts for b in kp) < 8:
+                dup = True
+                break
+        if not dup:
+            kept.append(d)
+    return kept
 
 
 def play_event(p: PlayObservation) -> PlayEvent:

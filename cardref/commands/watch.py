@@ -34,6 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", default="auto", help="detector backend: auto, openvino, onnx, torch")
     p.add_argument("--oracle-frames", metavar="FILE", help="frames.jsonl for --detector oracle")
     p.add_argument("--oracle-noise", default="none", help="oracle noise preset: none, mild, harsh")
+    p.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0,
+                   help="run the detector on the whole frame (0), the table only (1), or the table cut in 2 or 4 "
+                        "overlapping parts (more pixels per card, 2-4x the time)")
+    p.add_argument("--stride", type=int, default=1, help="files: process every Nth frame (live sources skip by themselves)")
     p.add_argument("--settle", type=float, default=0.5, help="seconds new cards must stay put to be a play (0.5)")
     p.add_argument("--append", action="store_true", help="append to an existing log instead of refusing")
     p.add_argument("--force", action="store_true", help="overwrite an existing log")
@@ -153,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     settings = SegmenterSettings(settle_s=args.settle)
     try:
-        pipeline = Pipeline(detector, seats, calibration, settings=settings, table_mm=table_mm)
+        pipeline = Pipeline(detector, seats, calibration, settings=settings, table_mm=table_mm, tiles=args.tiles)
     except CalibrationError as exc:
         _err(f"{exc} [{exc.code}]")
         source.close()
@@ -201,6 +205,8 @@ def run(args: argparse.Namespace) -> int:
     t_start = time.monotonic()
     try:
         for frame in source.frames():
+            if args.stride > 1 and not getattr(source, "live", False) and frame.index % args.stride:
+                continue
             try:
                 result = pipeline.process(frame)
             except CalibrationError as exc:

@@ -56,3 +56,37 @@ def test_simulated_clip_through_the_real_detector(tmp_path):
     assert frames == sim.frames and pipe.stats.frames == frames
     if shipped:
         assert [(p.seat, Counter(p.cards)) for p in plays] == [(truth.seat, Counter(truth.cards))]
+
+
+def test_tiles_put_detections_back_in_frame_pixels_once():
+    import numpy as np
+    from cardref.vision.types import CardDetection, CornerDetection
+    from cardref.vision.watch import detect_tiles
+
+    # one card at frame pixels (600, 300): every part that contains it reports it
+    class Fake:
+        def __init__(self):
+            self.origins = []
+
+        def detect(self, crop):
+            self.origins.append(crop.shape)
+            return []
+
+    image = np.zeros((720, 1280, 3), np.uint8)
+    image[300:320, 600:610] = 255
+
+    class Bright:
+        def detect(self, crop):
+            ys, xs = np.nonzero(crop[:, :, 0])
+            if len(xs) == 0:
+                return []
+            box = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+            c = CornerDetection("QH", 0.9, box)
+            return [CardDetection("QH", 0.9, box, (c,))]
+
+    for tiles in (1, 2, 4):
+        dets = detect_tiles(Bright(), image, (100, 50, 1180, 700), tiles)
+        assert len(dets) == 1 and dets[0].box == (600.0, 300.0, 609.0, 319.0)
+    fake = Fake()
+    detect_tiles(fake, image, (100, 50, 1180, 700), 4)
+    assert len(fake.origins) == 4 and all(h < 650 and w < 1080 for h, w, _ in fake.origins)
