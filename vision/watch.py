@@ -260,19 +260,26 @@ class LogWriter:
         return i, text
 
 
-def describe_play(event: PlayEvent, verdicts: list[Any], lang: str = "en") -> str:
+def describe_play(event: PlayEvent, verdicts: list[Any], lang: str = "en", index: int | None = None) -> str:
+    """One line per play (time, seat, cards, confidence, ✓ when the referee accepts it),
+    then one line per fault the referee found (this play's, or an earlier one's it proves)."""
     cards = " ".join(_pretty(c.code) for c in event.cards)
-    flag = " [confirm?]" if event.extra.get("confirm") else ""
-    own = next((v for v in verdicts if v.i == verdicts[-1].i), None) if verdicts else None
-    parts = [f"{event.t:8.2f}s  seat {event.seat}: {cards}  (conf {event.conf:.2f}){flag}"]
+    flag = "  [confirm?]" if event.extra.get("confirm") else ""
+    t = f"{event.t:8.2f}s" if event.t is not None else "       -"
+    conf = f"  (conf {event.conf:.2f})" if event.conf is not None else ""
+    head = f"{t}  seat {event.seat}: {cards}{conf}{flag}"
+    faults = []
+    own_ok = None
     for v in verdicts:
         j = v.to_json(lang)
-        if j.get("ok"):
-            continue
-        parts.append(f"    ✗ line {j['i']}: {j.get('code')}: {j.get('message', '')}")
-    if own is not None and own.to_json(lang).get("ok") and len(parts) == 1:
-        parts[0] += "  ✓"
-    return "\n".join(parts)
+        if index is not None and j.get("i") == index:
+            own_ok = bool(j.get("ok"))
+        if not j.get("ok"):
+            where = "" if j.get("i") == index else f" (line {j.get('i')})"
+            faults.append(f"          ✗ {j.get('code')}{where}: {j.get('message', '')}")
+    if own_ok:
+        head += "  ✓"
+    return "\n".join([head, *faults])
 
 
 _SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

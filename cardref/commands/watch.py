@@ -234,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
                         _err(f"cannot write {args.overlay}")
             for obs in result.plays:
                 event = play_event(obs)
-                _i, _text = writer.write(event)
+                index, _text = writer.write(event)
                 verdicts = feed(event)
                 if quiet:
                     continue
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
                     print(json.dumps({"event": event.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},
                                      ensure_ascii=False), flush=True)
                 else:
-                    print(describe_play(event, verdicts, args.lang), flush=True)
+                    print(describe_play(event, verdicts, args.lang, index), flush=True)
             if not quiet and not args.json:
                 for c in result.cleared:
                     print(f"{c.t:8.2f}s  {c.zone}: cleared ({len(c.cards)} cards collected)", flush=True)
