@@ -173,6 +173,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "setup.declare_seat": ("座位", "Seat"),
     "setup.declare_what": ("宣告", "What"),
     "setup.declare_cards": ("相关的牌（可选）", "Cards shown (optional)"),
+    "setup.declare_target": ("对象座位", "Target seat"),
+    "setup.declare_more": ("其他字段（JSON，可选）", "More keys (JSON, optional)"),
+    "setup.declare_more_bad": ("其他字段不是 JSON 对象：{detail}", "More keys are not a JSON object: {detail}"),
     "setup.declare_add": ("记录宣告", "Record declaration"),
     "setup.declared": ("已记录宣告 #{i}", "Declaration recorded: #{i}"),
     "setup.manual": ("手工录入出牌", "Enter a play by hand"),
@@ -193,16 +196,65 @@ _TEXT: dict[str, tuple[str, str]] = {
                         "This is a replay: new events go to this session's copy of the log."),
 }
 
-#: Names of declarations the referee can enter, by their event-log ``what``.
+#: Names of declarations the referee can enter, by their event-log ``what`` (the engines'
+#: own names: ``cardref.engine.gouji.declares`` and ``cardref.engine.shengji.declares``).
 DECLARES: dict[str, tuple[str, str]] = {
+    # 升级 family
     "liangzhu": ("亮主", "亮主 (show trump)"),
+    "chongzhu": ("冲主", "冲主"),
+    "xupai": ("续牌", "续牌"),
+    "zhanpai": ("粘牌", "粘牌"),
+    "zhan_return": ("粘牌交还", "粘牌 hand-back"),
+    "exchange": ("换底", "换底"),
+    "bury": ("扣底", "扣底 (bury)"),
+    "kou_di": ("扣底", "扣底 (bury)"),
+    "menpai": ("闷牌", "闷牌"),
     "fanzhu": ("反主", "反主 (counter trump)"),
+    "chaodi": ("抄底", "抄底"),
+    "huitouwang": ("回头望", "回头望"),
+    # 够级
+    "buy3": ("买3", "买3 (buy a 3)"),
+    "buy4": ("买4", "买4 (buy a 4)"),
     "xuandian": ("宣点", "宣点"),
     "kaidian": ("开点", "开点"),
+    "kangong": ("扛贡", "扛贡"),
+    "tribute": ("进贡", "进贡 (tribute)"),
     "revolution": ("革命", "革命 (revolution)"),
-    "rang": ("让牌", "让牌"),
+    "chongdian": ("冲点", "冲点"),
+    "yaotou": ("要头", "要头"),
+    "youtou": ("有头", "有头"),
+    "wutou": ("无头", "无头"),
+    "rangpai": ("让牌", "让牌"),
+    "burn": ("烧牌", "烧牌 (burn)"),
+    "rendian": ("认点", "认点"),
+    "throw4": ("扔4", "扔4"),
     "out": ("走科（出完）", "out (走科)"),
 }
+
+SHENGJI_DECLARES = ("liangzhu", "chongzhu", "xupai", "zhanpai", "zhan_return", "exchange", "bury", "menpai",
+                    "fanzhu", "chaodi", "huitouwang", "out")
+GOUJI_DECLARES = ("xuandian", "kaidian", "buy3", "buy4", "kangong", "tribute", "revolution", "chongdian", "yaotou",
+                  "youtou", "wutou", "rangpai", "burn", "rendian", "throw4", "out")
+
+
+def declares_for(game: str | None) -> list[str]:
+    """The declarations of ``game`` (its rules' own list when the engine gives one)."""
+    try:
+        from cardref.engine import registry
+
+        rules = registry.get(game or "")
+        known = getattr(getattr(rules, "settings", None), "declares", None)
+        if known:
+            return [w for w in (*GOUJI_DECLARES, *SHENGJI_DECLARES) if w in known] + \
+                [w for w in sorted(known) if w not in GOUJI_DECLARES and w not in SHENGJI_DECLARES]
+    except Exception:
+        pass
+    if game and game.startswith("gouji"):
+        return list(GOUJI_DECLARES)
+    if game:
+        return list(SHENGJI_DECLARES)
+    return list(DECLARES)
+
 
 GAME_TITLES: dict[str, tuple[str, str]] = {
     "gouji-yucheng": ("够级 · 禹城", "够级 · Yucheng"),

@@ -14,7 +14,7 @@ from cardref.engine.events import GAME_SEATS
 
 from . import clickpick, screen, state
 from . import components as C
-from .i18n import DECLARES, declare_title, game_title, tr
+from .i18n import declare_title, declares_for, game_title, tr
 from .model import check_cards
 
 LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -73,21 +73,32 @@ def _declare_form(lang: str, writable: bool) -> None:
     log = state.active_log()
     st.markdown(f"#### {tr('setup.declare', lang)}")
     seats = _current_seats(log)
+    game = _current_game(log)
     with st.form("su_declare"):
-        c = st.columns([1, 2, 3])
+        c = st.columns([1, 2, 3, 1])
         seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_d_seat")
-        what = c[1].selectbox(tr("setup.declare_what", lang), list(DECLARES), key="su_d_what",
+        what = c[1].selectbox(tr("setup.declare_what", lang), declares_for(game), key="su_d_what",
                               format_func=lambda w: declare_title(w, lang))
         cards_text = c[2].text_input(tr("setup.declare_cards", lang), key="su_d_cards")
+        target = c[3].selectbox(tr("setup.declare_target", lang), [None, *range(seats)], key="su_d_target",
+                                format_func=lambda x: "—" if x is None else str(x))
+        more = st.text_input(tr("setup.declare_more", lang), key="su_d_more", placeholder='{"kind": "dian"}')
         ok = st.form_submit_button(tr("setup.declare_add", lang), disabled=not writable or log is None)
     if ok and log is not None:
         cards, bad = check_cards(cards_text)
+        extra, why = _more_keys(more)
         if cards is None:
             st.error(tr("corr.bad_cards", lang, detail=bad))
+        elif extra is None:
+            st.error(tr("setup.declare_more_bad", lang, detail=why))
         else:
-            ev: dict[str, Any] = {"type": "declare", "seat": int(seat), "what": what, "source": "manual"}
+            ev: dict[str, Any] = {"type": "declare", "seat": int(seat), "what": what}
             if cards:
                 ev["cards"] = cards
+            if target is not None:
+                ev["target"] = int(target)
+            ev.update({k: v for k, v in extra.items() if k not in ("type", "seat", "what", "cards")})
+            ev["source"] = "manual"
             st.success(tr("setup.declared", lang, i=log.append(ev)))
     st.markdown(f"#### {tr('setup.manual', lang)}")
     with st.form("su_play"):
@@ -106,6 +117,26 @@ def _declare_form(lang: str, writable: bool) -> None:
                 st.error(tr("corr.bad_cards", lang, detail=bad or "—"))
             else:
                 st.success(f"#{log.append({'type': 'play', 'seat': int(seat), 'cards': cards, 'source': 'manual'})}")
+
+
+def _more_keys(text: str) -> tuple[dict[str, Any] | None, str]:
+    """Extra keys of a declaration typed as a JSON object ("" is none)."""
+    import json
+
+    if not text.strip():
+        return {}, ""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, exc.msg
+    return (obj, "") if isinstance(obj, dict) else (None, "not a JSON object")
+
+
+def _current_game(log: Any) -> str | None:
+    if log is None:
+        return None
+    result = log.result()
+    return result.deals[-1].deal.game if result.deals else None
 
 
 def _current_seats(log: Any) -> int:

@@ -27,3 +27,9 @@ def test_both_languages_and_chinese_game_terms() -> None:
         assert re.search(r"[\u4e00-\u9fff]", en), f"{key}: the game's own term stays in Chinese: {en!r}"
     assert i18n.tr("corr.done", "en", j=9, ref=3) == "Correction #9 appended: re-judged from event 3."
     assert i18n.tr("no.such.key") == "no.such.key"
+
+
+def test_declarations_follow_the_game() -> None:
+    assert "revolution" in i18n.declares_for("gouji-yucheng") and "liangzhu" not in i18n.declares_for("gouji-yucheng")
+    assert "liangzhu" in i18n.declares_for("guafeng-zibo") and "burn" not in i18n.declares_for("guafeng-zibo")
+    assert all(i18n.declare_title(w, "zh") != w for w in i18n.declares_for("gouji-shandong"))
