@@ -245,8 +245,8 @@ def declares_for(game: str | None) -> list[str]:
         rules = registry.get(game or "")
         known = getattr(getattr(rules, "settings", None), "declares", None)
         if known:
-            return [w for w in (*GOUJI_DECLARES, *SHENGJI_DECLARES) if w in known] + \
-                [w for w in sorted(known) if w not in GOUJI_DECLARES and w not in SHENGJI_DECLARES]
+            ordered = list(dict.fromkeys((*GOUJI_DECLARES, *SHENGJI_DECLARES)))
+            return [w for w in ordered if w in known] + [w for w in sorted(known) if w not in ordered]
     except Exception:
         pass
     if game and game.startswith("gouji"):

@@ -33,3 +33,4 @@ def test_declarations_follow_the_game() -> None:
     assert "revolution" in i18n.declares_for("gouji-yucheng") and "liangzhu" not in i18n.declares_for("gouji-yucheng")
     assert "liangzhu" in i18n.declares_for("guafeng-zibo") and "burn" not in i18n.declares_for("guafeng-zibo")
     assert all(i18n.declare_title(w, "zh") != w for w in i18n.declares_for("gouji-shandong"))
+    assert len(set(i18n.declares_for("gouji-yucheng"))) == len(i18n.declares_for("gouji-yucheng"))
