@@ -119,6 +119,16 @@ class LiveRunner:
             if self._status.state not in ("ended", "error"):
                 self._status.state = "stopped"
 
+    def set_calibration(self, calibration: Any) -> None:
+        """Use a new calibration from the next frame on (seat zones and the pipeline's)."""
+        self.calibration = calibration
+        self._zones = zone_polygons(calibration) if calibration is not None else []
+        for target in (self.pipeline, getattr(self.pipeline, "inner", None)):
+            setter = getattr(target, "set_calibration", None)
+            if setter is not None:
+                setter(calibration)
+                break
+
     @property
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()

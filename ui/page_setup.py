@@ -225,6 +225,10 @@ def _calibration(lang: str, writable: bool) -> None:
     target = Path(cfg.calibration or "calibration.json")
     if cal is not None and st.button(tr("setup.corners_save", lang), key="su_cal_save", disabled=not writable):
         save_calibration(cal, str(target))
+        if cfg.live:  # the running table uses it from the next frame on
+            table = state.live_table(cfg.to_env())
+            if table.runner is not None:
+                table.runner.set_calibration(cal)
         st.success(tr("setup.corners_saved", lang, path=target))
 
 

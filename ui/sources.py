@@ -176,6 +176,9 @@ class VisionAdapter:
         self.fps = fps
         self.index = 0
 
+    def set_calibration(self, calibration: Any) -> None:
+        self.inner.set_calibration(calibration)
+
     def process(self, frame: np.ndarray, t: float) -> FrameOutput:
         from cardref.vision.capture import Frame
         from cardref.vision.watch import play_event

@@ -185,3 +185,16 @@ def test_a_video_that_ends_says_so_and_keeps_its_log(app, ui, tmp_path) -> None:
         assert "抓分方得分" in ui.texts(at)
     finally:
         _stop(UiConfig(**{**cfg, "autoplay": False}))
+
+
+def test_a_new_calibration_reaches_the_running_pipeline() -> None:
+    class Calibrated(FakePipeline):
+        cal = None
+
+        def set_calibration(self, cal) -> None:  # noqa: ANN001
+            self.cal = cal
+
+    pipeline = Calibrated()
+    runner = LiveRunner(lambda: FakeCamera(1, is_file=True), pipeline, None)
+    runner.set_calibration("new")
+    assert pipeline.cal == "new" and runner.calibration == "new"
