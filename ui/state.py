@@ -145,12 +145,23 @@ def live_table(cfg_json: str) -> LiveTable:
 
 # ---- the session's replay log ----------------------------------------------------------------
 
+def video_beside(path: str | Path) -> str | None:
+    """The recording of a log: ``NAME.mp4`` beside ``NAME.jsonl``, else ``video.mp4`` in its folder."""
+    p = Path(path)
+    for candidate in (p.with_suffix(".mp4"), p.with_name("video.mp4")):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
 def open_replay(path: str, video: str | None = None, name: str | None = None) -> str | None:
-    """Load a log file into this session's replay; returns a problem or None."""
+    """Load a log file (and its video: given, or found beside it) into this session's replay;
+    returns a problem or None."""
     try:
         log = TableLog.open(path)
     except LogOpenError as exc:
         return exc.detail
+    video = video or video_beside(path)
     set_replay(log, video, name or Path(path).name)
     return None
 
