@@ -162,6 +162,8 @@ class ZoneTracker:
         for i, tr in matched.items():
             det = dets[i]
             seen_ids.add(tr.id)
+            if len(det.points) > 1:
+                self._absorb(tr, det)
             self._observe(tr, det, t)
         for i in fresh:
             det = dets[i]
@@ -220,6 +222,22 @@ class ZoneTracker:
         s = self.s
         return (t - tr.still_since >= 3 * s.settle_s
                 and tr.seen_since_still < s.min_hit_ratio * tr.frames_since_still)
+
+    def _absorb(self, tr: Track, det: TableCard) -> None:
+        """One detection spans this card and another candidate of the same code: the other
+        was this card's other index, seen alone before (the detector had not paired them)."""
+        for other in self.tracks:
+            if other is tr or other.committed or other.best != det.card or tr.best != det.card:
+                continue
+            # the index that matches the other candidate must be one this card has not shown
+            new_points = [q for q in det.points if min(_dist(q, p) for p in tr.points) > self.s.match_mm]
+            if new_points and min(_dist(p, q) for p in new_points for q in other.points) <= self.s.match_mm * 0.6:
+                tr.votes.update(other.votes)
+                tr.counts.update(other.counts)
+                tr.first_seen = min(tr.first_seen, other.first_seen)
+                other.committed = False
+                other.last_seen = -1e9  # dropped at the next clean-up
+                other.points = [(1e9, 1e9)]
 
     def _merge_duplicates(self) -> None:
         """Two candidates that turn out to share a corner are one card seen two ways

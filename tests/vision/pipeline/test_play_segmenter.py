@@ -212,3 +212,11 @@ def test_a_new_card_of_the_same_code_elsewhere_is_still_a_play_when_the_old_one_
     frames = [first] * 12 + [first + second] * 12
     plays, _, _ = run(frames)
     assert [(p.seat, sorted(p.cards)) for p in plays] == [(0, ["QC", "QD"]), (1, ["QC", "QD"])]
+
+
+def test_indices_first_seen_apart_then_paired_are_one_card():
+    x, y = seat0_xy()
+    apart = [TableCard("KH", 0.9, ((x, y),), "seat0"), TableCard("KH", 0.9, ((x + 50, y + 75),), "seat0")]
+    paired = [card("KH", x, y)]
+    plays, _, _ = run([apart] * 2 + [paired] * 12)
+    assert [p.cards for p in plays] == [("KH",)]
