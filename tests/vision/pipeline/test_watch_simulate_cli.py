@@ -97,7 +97,21 @@ def test_bad_inputs_give_clear_messages(clip, tmp_path, capsys):
     assert "calibration.missing" in capsys.readouterr().err
     assert main(["watch", "--video", str(clip / "video.mp4"), "--game", "nope", "--out", str(log)]) == 2
     assert "unknown game" in capsys.readouterr().err
+    assert main(["watch", "--video", str(clip / "video.mp4"), "--game", "guafeng-zibo", "--out", str(log),
+                 "--detector", "oracle", "--deal", "{level: 7"]) == 2
+    assert "--deal" in capsys.readouterr().err
+    assert main(["watch", "--video", str(clip / "video.mp4"), "--game", "gouji-shandong", "--out", str(log),
+                 "--detector", "oracle", "--header", str(clip / "truth.jsonl")]) == 2
+    assert "guafeng-zibo, not gouji-shandong" in capsys.readouterr().err
     assert not log.exists()
+
+
+def test_deal_options_go_into_the_deal_event(clip, tmp_path):
+    log = tmp_path / "log.jsonl"
+    assert main(["watch", "--video", str(clip / "video.mp4"), "--game", "guafeng-zibo", "--out", str(log),
+                 "--detector", "oracle", "--quiet", "--deal", '{"level": "7", "trump": "S", "dealer": 1}']) == 0
+    deal = json.loads(log.read_text().splitlines()[0])
+    assert deal == {"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "7", "trump": "S", "dealer": 1}
 
 
 def test_markers_not_found_keeps_what_was_written(clip, tmp_path, capsys):
