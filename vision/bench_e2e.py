@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ class DealScore:
     missed: int = 0
     phantom: int = 0
     confirm: int = 0
+    revised: int = 0  # plays corrected by a later ``correct`` event (counted after correction)
     latencies: list[float] = field(default_factory=list)
     frames: int = 0
     busy_s: float = 0.0
@@ -102,6 +103,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     source = VideoFileSource(str(out / "video.mp4"))
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle), tiles=tiles)
     produced = []
+    revised = 0
     frames = 0
     busy = 0.0
     decode = 0.0
@@ -120,8 +122,16 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         for p in r.plays:
             # the event exists once this frame is processed: add its processing time
             produced.append(_Emitted(p, r.seconds))
+        for rev in r.revisions:
+            for e in produced:
+                if e.obs.play == rev.play:
+                    # the play is right only from the correction on: that is its latency
+                    e.obs = replace(e.obs, cards=rev.cards, t_emit=rev.t)
+                    e.proc_s = r.seconds
+                    revised += 1
     score = compare(truth, [e.view() for e in produced])
     score.game, score.seed = game, seed
+    score.revised = revised
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
     score.video_s = frames * stride / source.fps
     if pipe.calibration is None:
@@ -138,8 +148,6 @@ class _Emitted:
     proc_s: float
 
     def view(self) -> Any:
-        from dataclasses import replace
-
         return replace(self.obs, t_emit=self.obs.t_emit + self.proc_s)
 
 
@@ -176,6 +184,7 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "exact_rate": round(sum(s.exact for s in ss) / truth, 4) if truth else None,
             "wrong": sum(s.wrong for s in ss), "missed": sum(s.missed for s in ss),
             "phantom": sum(s.phantom for s in ss), "confirm_flags": sum(s.confirm for s in ss),
+            "corrected": sum(s.revised for s in ss),
             "latency_median_s": round(statistics.median(lat), 3) if lat else None,
             "latency_p95_s": round(_pct(lat, 0.95), 3) if lat else None,
             "latency_max_s": round(max(lat), 3) if lat else None,
@@ -261,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nTOTAL over {tot['deals']} deals ({args.detector}{'/' + args.noise if args.detector == 'oracle' else ''}): "
               f"{tot['exact']}/{tot['plays']} plays exact ({100 * (tot['exact_rate'] or 0):.2f}%), "
               f"{tot['wrong']} wrong, {tot['missed']} missed, {tot['phantom']} phantom, "
-              f"{tot['confirm_flags']} flagged for confirmation")
+              f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
         print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
               f"max {tot['latency_max_s']} s")
         print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding) "

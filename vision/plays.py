@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .zones import Point, SeatLayout, TableCard, point_in_polygon
 
@@ -48,6 +48,9 @@ class SegmenterSettings:
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
     restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
+    revise_s: float = 2.5  # a reported play is read again over this long …
+    revise_min_frames: int = 10  # … and its cards are revised when this many frames
+    revise_share: float = 0.75  # … agree this strongly on another code
     confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
     zone_tolerance_mm: float = 40.0
 
@@ -67,6 +70,8 @@ class Track:
     frames_since_still: int = 0
     committed: bool = False
     code: str | None = None  # fixed when committed
+    play: int | None = None  # the play that reported it
+    later: Counter[str] = field(default_factory=Counter)  # codes read (frames) after it was reported
 
     @property
     def best(self) -> str:
@@ -84,6 +89,18 @@ class PlayObservation:
     zone: str
     origin: Point = (0.0, 0.0)  # where the new cards first showed up (table mm)
     rest: Point = (0.0, 0.0)  # where they came to rest
+    play: int = -1  # id of this play within the segmenter (revisions refer to it)
+
+
+@dataclass(frozen=True)
+class PlayRevision:
+    """A play reported earlier whose cards read differently once more frames were seen."""
+
+    play: int
+    cards: tuple[str, ...]  # the whole play as now read
+    before: tuple[str, ...]
+    t: float
+    conf: float
 
 
 @dataclass(frozen=True)
@@ -114,6 +131,8 @@ class ZoneTracker:
         self.peers: list[ZoneTracker] = []  # every zone of the table (set by the segmenter)
         #: (t, code, seat or -1, first place) of candidates lost lately (cards on their way in)
         self.trail: list[tuple[float, str, int, Point]] = []
+        self.open_plays: dict[int, tuple[float, list[Track], tuple[str, ...]]] = {}
+        self.revisions: list[PlayRevision] = []
 
     def _new_id(self) -> int:
         self._ids[0] += 1
@@ -190,11 +209,38 @@ class ZoneTracker:
             self.trail[:] = [e for e in self.trail if e[0] >= t - 3.0]
         self._merge_duplicates()
         plays = self._maybe_play(t)
+        self._maybe_revise(t)
         cleared = self._maybe_clear(t)
         return plays, cleared
 
+    def _maybe_revise(self, t: float) -> None:
+        s = self.s
+        for pid, (tc, trs, before) in list(self.open_plays.items()):
+            if t - tc < s.revise_s:
+                continue
+            del self.open_plays[pid]
+            codes = []
+            changed = False
+            confs = []
+            for tr in trs:
+                code = tr.code or ""
+                total = sum(tr.later.values())
+                if total > 0:
+                    best, count = tr.later.most_common(1)[0]
+                    share = count / total
+                    if best != code and share >= s.revise_share and count >= s.revise_min_frames:
+                        tr.code = best
+                        code = best
+                        changed = True
+                        confs.append(share)
+                codes.append(code)
+            if changed:
+                self.revisions.append(PlayRevision(pid, tuple(codes), before, round(t, 3), round(min(confs), 3)))
+
     def _observe(self, tr: Track, det: TableCard, t: float) -> None:
         s = self.s
+        if tr.committed and tr.play in self.open_plays:
+            tr.later[det.card] += 1
         if not tr.committed:
             moved = min(_dist(q, p) for q in det.points for p in tr.points) > s.move_mm
             if moved:
@@ -291,6 +337,7 @@ class ZoneTracker:
             tr.code = code
         if restored:
             return []
+        pid = self._new_id()
         t_rest = max(tr.still_since for tr in cands)
         conf = round(min(confs), 3)
         seat = self.seat
@@ -298,6 +345,9 @@ class ZoneTracker:
         if seat is None:
             seat, earlier = self._came_through(cands, codes)  # -1: the segmenter attributes it by direction
         order = sorted(range(len(cands)), key=lambda k: (cands[k].first_xy[0], cands[k].first_xy[1]))
+        for tr in cands:
+            tr.play = pid
+        self.open_plays[pid] = (t, [cands[k] for k in order], tuple(codes[k] for k in order))
         # where the cards came from: where they were first seen, and where they stopped
         ox = sum(tr.first_xy[0] for tr in cands) / len(cands)
         oy = sum(tr.first_xy[1] for tr in cands) / len(cands)
@@ -306,7 +356,7 @@ class ZoneTracker:
         rx = sum(tr.anchor[0] for tr in cands) / len(cands)
         ry = sum(tr.anchor[1] for tr in cands) / len(cands)
         return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
-                                conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry))]
+                                conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry), pid)]
 
     def _came_through(self, cands: list[Track], codes: list[str]) -> tuple[int, Point | None]:
         """Pile cards: the seat zone they were seen crossing just before (-1: none), and
@@ -445,9 +495,16 @@ class PlaySegmenter:
             if p.seat >= 0:
                 out.append(p)
                 continue
-            seat = self.layout.seat_towards(p.rest, p.origin)
-            out.append(PlayObservation(seat, p.cards, p.t, p.t_emit, p.conf, p.confirm, p.zone, p.origin, p.rest))
+            out.append(replace(p, seat=self.layout.seat_towards(p.rest, p.origin)))
         return out
 
     def on_table(self) -> dict[str, list[str]]:
         return {name: z.on_table for name, z in self.zones.items()}
+
+    def pop_revisions(self) -> list[PlayRevision]:
+        """Plays whose cards read differently after more frames (taken once)."""
+        out: list[PlayRevision] = []
+        for z in self.zones.values():
+            out.extend(z.revisions)
+            z.revisions.clear()
+        return sorted(out, key=lambda r: r.t)

@@ -19,11 +19,11 @@ from typing import IO, Any, Protocol
 import numpy as np
 from cardref.engine.cards import parse_cards
 from cardref.engine.eventlog import dump_event, read_lines
-from cardref.engine.events import GAME_SEATS, AnyEvent, DealEvent, PlayEvent
+from cardref.engine.events import GAME_SEATS, AnyEvent, CorrectEvent, DealEvent, PlayEvent
 
 from .calibration import BumpWatcher, Calibration, CalibrationError, calibrate_from_markers, ensure_layout
 from .capture import Frame
-from .plays import PlayObservation, PlaySegmenter, SegmenterSettings, ZoneCleared
+from .plays import PlayObservation, PlayRevision, PlaySegmenter, SegmenterSettings, ZoneCleared
 from .types import CardDetection
 from .zones import DEFAULT_TABLE_MM, to_table
 
@@ -42,6 +42,7 @@ class FrameResult:
     cleared: list[ZoneCleared]
     seconds: float  # processing time of this frame
     recalibrated: bool = False
+    revisions: list[PlayRevision] = field(default_factory=list)
 
 
 @dataclass
@@ -53,6 +54,7 @@ class WatchStats:
     confirm: int = 0
     bumps: int = 0
     uncalibrated_frames: int = 0
+    revisions: int = 0
 
     @property
     def fps(self) -> float:
@@ -129,12 +131,14 @@ class Pipeline:
         self.stats.detect_s += time.perf_counter() - t1
         cards = to_table(dets, cal.to_table, cal.layout, self.settings.zone_tolerance_mm)
         plays, cleared = self.segmenter.update(frame.t, cards)
+        revisions = self.segmenter.pop_revisions()
         dt = time.perf_counter() - t0
         self.stats.frames += 1
         self.stats.busy_s += dt
         self.stats.plays += len(plays)
         self.stats.confirm += sum(1 for p in plays if p.confirm)
-        return FrameResult(frame, dets, plays, cleared, dt, recal)
+        self.stats.revisions += len(revisions)
+        return FrameResult(frame, dets, plays, cleared, dt, recal, revisions)
 
 
 def table_box(cal: Calibration, width: int, height: int, margin_mm: float = 60.0) -> tuple[int, int, int, int]:
@@ -208,6 +212,13 @@ def play_event(p: PlayObservation) -> PlayEvent:
         extra["confirm"] = True
     return PlayEvent(seat=p.seat, cards=parse_cards(p.cards), t=round(p.t, 2), source="camera",
                      conf=p.conf, extra=extra)
+
+
+def correction_event(rev: PlayRevision, ref: int) -> CorrectEvent:
+    """The ``correct`` event for a revised play written at log line ``ref``."""
+    return CorrectEvent(ref=ref, cards=parse_cards(rev.cards), who="camera",
+                        why=f"read again: {' '.join(rev.before)} -> {' '.join(rev.cards)}",
+                        t=round(rev.t, 2), source="camera", conf=rev.conf)
 
 
 def header_events(game: str, *, deal_options: dict[str, Any] | None = None,

@@ -75,7 +75,14 @@ def run(args: argparse.Namespace) -> int:
     )
     from cardref.vision.capture import SourceError, open_source
     from cardref.vision.plays import SegmenterSettings
-    from cardref.vision.watch import LogWriter, Pipeline, describe_play, header_events, play_event
+    from cardref.vision.watch import (
+        LogWriter,
+        Pipeline,
+        correction_event,
+        describe_play,
+        header_events,
+        play_event,
+    )
 
     if args.game not in GAME_SEATS:
         _err(f"unknown game {args.game!r}; known: {', '.join(sorted(GAME_SEATS))}")
@@ -201,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
             writer.write(ev)
             feed(ev)
     rc = 0
+    lines_of: dict[int, int] = {}  # play id -> its log line (for corrections)
     waited_since = time.monotonic()
     t_start = time.monotonic()
     try:
@@ -235,6 +243,7 @@ def run(args: argparse.Namespace) -> int:
             for obs in result.plays:
                 event = play_event(obs)
                 index, _text = writer.write(event)
+                lines_of[obs.play] = index
                 verdicts = feed(event)
                 if quiet:
                     continue
@@ -243,6 +252,21 @@ def run(args: argparse.Namespace) -> int:
                                      ensure_ascii=False), flush=True)
                 else:
                     print(describe_play(event, verdicts, args.lang, index), flush=True)
+            for rev in result.revisions:
+                ref = lines_of.get(rev.play)
+                if ref is None:
+                    continue
+                fix = correction_event(rev, ref)
+                index, _text = writer.write(fix)
+                verdicts = feed(fix)
+                if quiet:
+                    continue
+                if args.json:
+                    print(json.dumps({"event": fix.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},
+                                     ensure_ascii=False), flush=True)
+                else:
+                    print(f"{rev.t:8.2f}s  correction of line {ref}: {' '.join(rev.before)} → {' '.join(rev.cards)}",
+                          flush=True)
             if not quiet and not args.json:
                 for c in result.cleared:
                     print(f"{c.t:8.2f}s  {c.zone}: cleared ({len(c.cards)} cards collected)", flush=True)
@@ -254,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
     st = pipeline.stats
     if not quiet:
         wall = time.monotonic() - t_start
-        print(f"[watch] {st.frames} frames, {st.plays} plays ({st.confirm} to confirm), "
+        print(f"[watch] {st.frames} frames, {st.plays} plays ({st.confirm} to confirm, {st.revisions} corrected), "
               f"{st.fps:.1f} frames/s processing, {wall:.1f}s wall, recalibrations: {st.bumps}; log: {args.out}",
               file=sys.stderr)
     if pipeline.calibration is None and rc == 0:

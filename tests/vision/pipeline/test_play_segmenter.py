@@ -220,3 +220,33 @@ def test_indices_first_seen_apart_then_paired_are_one_card():
     paired = [card("KH", x, y)]
     plays, _, _ = run([apart] * 2 + [paired] * 12)
     assert [p.cards for p in plays] == [("KH",)]
+
+
+def test_a_play_read_wrong_at_first_is_revised_once_more_frames_agree():
+    x, y = seat0_xy()
+    wrong = fan(["9C", "6S"], x, y)  # the 9S is read as 6S while the play settles
+    right = fan(["9C", "9S"], x, y)
+    seg = PlaySegmenter(LAYOUT4)
+    plays, revs = [], []
+    frames = [wrong] * 8 + [right] * 30
+    for i, f in enumerate(frames):
+        p, _ = seg.update(i / FPS, f)
+        plays.extend(p)
+        revs.extend(seg.pop_revisions())
+    assert [sorted(p.cards) for p in plays] == [["6S", "9C"]]
+    assert len(revs) == 1
+    r = revs[0]
+    assert r.play == plays[0].play and sorted(r.cards) == ["9C", "9S"] and sorted(r.before) == ["6S", "9C"]
+
+
+def test_a_play_read_right_is_never_revised():
+    x, y = seat0_xy()
+    seg = PlaySegmenter(LAYOUT4)
+    revs = []
+    for i in range(60):
+        f = fan(["KD", "KS"], x, y)
+        if i % 6 == 3:
+            f[0] = TableCard("KH", 0.6, f[0].points, f[0].zone)  # an occasional misread
+        seg.update(i / FPS, f)
+        revs.extend(seg.pop_revisions())
+    assert revs == []
