@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from cardref.vision.plays import PlaySegmenter, SegmenterSettings
@@ -250,3 +251,20 @@ def test_a_play_read_right_is_never_revised():
         seg.update(i / FPS, f)
         revs.extend(seg.pop_revisions())
     assert revs == []
+
+
+def test_a_revision_becomes_a_correct_event_the_judge_applies():
+    from cardref.engine.eventlog import dump_event
+    from cardref.engine.events import DealEvent
+    from cardref.engine.judge import judge_text
+    from cardref.vision.plays import PlayObservation, PlayRevision
+    from cardref.vision.watch import correction_event, play_event
+
+    obs = PlayObservation(0, ("9C", "6S"), 1.0, 1.5, 0.8, False, "seat0", play=7)
+    rev = PlayRevision(7, ("9C", "9S"), ("9C", "6S"), 4.0, 0.9)
+    lines = [dump_event(DealEvent(game="guafeng-zibo", seats=4, options={"level": "2", "trump": "H", "dealer": 0})),
+             dump_event(play_event(obs)), dump_event(correction_event(rev, 1))]
+    fix = json.loads(lines[2])
+    assert fix["type"] == "correct" and fix["ref"] == 1 and fix["cards"] == ["9C", "9S"] and fix["source"] == "camera"
+    result = judge_text(lines)
+    assert [c.code for c in result.effective[1].cards] == ["9C", "9S"]
