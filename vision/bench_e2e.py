@@ -43,6 +43,10 @@ class DealScore:
     revised: int = 0  # plays corrected by a later ``correct`` event (counted after correction)
     latencies: list[float] = field(default_factory=list)
     frames: int = 0
+    det_truth: int = 0  # visible cards over all frames (oracle truth)
+    det_found: int = 0  # … of them found by the detector with the right code
+    det_reported: int = 0  # detections reported
+    det_wrong_code: int = 0  # detections at a true card's place with another code
     busy_s: float = 0.0
     decode_s: float = 0.0
     video_s: float = 0.0
@@ -104,6 +108,16 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle), tiles=tiles)
     produced = []
     revised = 0
+    score_det = [0, 0, 0, 0]
+    truth_frames = None
+    if detector_kind != "oracle":
+        from cardref.vision.simulate.oracle import detection_from_row
+
+        truth_frames = {}
+        with open(out / "frames.jsonl", encoding="utf-8") as fh:
+            for line in fh:
+                obj = json.loads(line)
+                truth_frames[int(obj["i"])] = [detection_from_row(r) for r in obj["dets"]]
     frames = 0
     busy = 0.0
     decode = 0.0
@@ -118,6 +132,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
             continue
         r = pipe.process(frame)
         frames += 1
+        if truth_frames is not None:
+            _score_detections(score_det, truth_frames.get(frame.index, []), r.detections)
         busy += r.seconds
         for p in r.plays:
             # the event exists once this frame is processed: add its processing time
@@ -131,6 +147,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
                     revised += 1
     score = compare(truth, [e.view() for e in produced])
     score.game, score.seed = game, seed
+    score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
     score.video_s = frames * stride / source.fps
@@ -140,6 +157,36 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         for name in ("video.mp4", "frames.jsonl"):
             (out / name).unlink(missing_ok=True)
     return score
+
+
+def _centres(d: Any) -> list[tuple[float, float]]:
+    return [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in d.corners] or [d.center]
+
+
+def _score_detections(acc: list[int], truth: list[Any], found: list[Any], tol_px: float = 12.0) -> None:
+    """Per frame: true cards found with the right code (a shared index centre within
+    ``tol_px``), detections reported, and detections on a true card with another code."""
+    acc[0] += len(truth)
+    acc[2] += len(found)
+    free = list(range(len(found)))
+    for t in truth:
+        tc = _centres(t)
+        hit = None
+        wrong = None
+        for k in free:
+            d = found[k]
+            near = min(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in tc for b in _centres(d)) <= tol_px
+            if near and d.card == t.card:
+                hit = k
+                break
+            if near and wrong is None:
+                wrong = k
+        if hit is not None:
+            acc[1] += 1
+            free.remove(hit)
+        elif wrong is not None:
+            acc[3] += 1
+            free.remove(wrong)
 
 
 @dataclass
@@ -192,6 +239,11 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "with_decode_fps": round(frames / (busy + decode), 1) if busy + decode else None,
             "video_fps": round(frames / video, 1) if video else None,
             "frames": frames,
+            "detector_recall": round(sum(s.det_found for s in ss) / sum(s.det_truth for s in ss), 4)
+            if sum(s.det_truth for s in ss) and sum(s.det_reported for s in ss) else None,
+            "detector_precision": round(sum(s.det_found for s in ss) / sum(s.det_reported for s in ss), 4)
+            if sum(s.det_reported for s in ss) else None,
+            "detector_wrong_code": sum(s.det_wrong_code for s in ss),
         }
 
     games = sorted({s.game for s in scores})
@@ -273,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
         print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
               f"max {tot['latency_max_s']} s")
+        if tot.get("detector_recall") is not None:
+            print(f"detector per frame: recall {tot['detector_recall']}, precision {tot['detector_precision']}, "
+                  f"{tot['detector_wrong_code']} wrong codes on true cards (visible cards, 12 px)")
         print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding) "
               f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
     return 0
