@@ -89,14 +89,14 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
-             pile: bool = False, tiles: int = 0, stride: int = 1) -> DealScore:
+             pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings
     from cardref.vision.simulate import simulate_to_dir
     from cardref.vision.watch import Pipeline
 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
-    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile)
+    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split)
     truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
@@ -264,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settle", type=float, default=0.5)
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
+    ap.add_argument("--designs", choices=("heldout", "train", "all"), default=None,
+                    help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",
                     help="never use the centre pile (by default every second 够级 deal plays onto it)")
     ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
@@ -289,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="cardref-e2e-")
         workdir = Path(tmp.name)
     scores: list[DealScore] = []
+    designs = args.designs or ("heldout" if args.detector == "model" else "all")
+    split = None if designs == "all" else designs
     t0 = time.time()
     try:
         for d in range(args.deals):
@@ -298,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
-                             stride=args.stride)
+                             stride=args.stride, split=split)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
@@ -315,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector == "oracle":
         summary["noise"] = args.noise
     summary["wall_s"] = round(time.time() - t0, 1)
+    summary["designs"] = designs
     if args.json:
         print(json.dumps(summary, indent=1))
     else:

@@ -16,6 +16,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-plays", type=int, metavar="P", help="stop after P plays (short clips)")
     p.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
     p.add_argument("--design", help="card design of the face library (default: chosen by seed)")
+    p.add_argument("--designs", choices=("heldout", "train", "all"), default="all",
+                   help="choose the design among the detector's held-out or training designs (default all)")
     p.add_argument("--noise", type=float, default=4.0, help="camera noise (sensor sigma, default 4)")
     p.add_argument("--shake", type=float, default=0.8, help="camera shake in pixels (default 0.8)")
     p.add_argument("--bump-at", type=float, metavar="SEC", help="knock the camera at this second (recalibration test)")
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = simulate_to_dir(args.game, args.seed, args.out, illegal=args.illegal, max_plays=args.max_plays,
                                  fps=args.fps, design=args.design, style=style, use_engine=not args.fallback_deal,
-                                 video=not args.no_video, pile=args.pile)
+                                 video=not args.no_video, pile=args.pile,
+                                 split=None if args.designs == "all" else args.designs)
     except (ValueError, OSError) as exc:
         print(f"cardref simulate: {exc}", file=sys.stderr)
         return 2

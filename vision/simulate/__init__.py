@@ -56,7 +56,8 @@ def open_video_writer(path: str, fps: float, size: tuple[int, int]) -> cv2.Video
 def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal: int = 0,
                     max_plays: int | None = None, fps: float = 10.0, design: str | None = None,
                     style: CameraStyle | None = None, timing: Timing | None = None,
-                    use_engine: bool = True, video: bool = True, pile: bool = False) -> SimulationResult:
+                    use_engine: bool = True, video: bool = True, pile: bool = False,
+                    split: str | None = None) -> SimulationResult:
     if game not in GAME_SEATS:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(sorted(GAME_SEATS))}")
     out = Path(out_dir)
@@ -65,7 +66,7 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
     layout = default_layout(GAME_SEATS[game])
     rng = random.Random(seed * 7919 + 1)
     timeline = build_timeline(deal.events, layout, rng, timing=timing, max_plays=max_plays, pile=pile)
-    faces = FaceSet(design, seed)
+    faces = FaceSet(design, seed, split=split)
     renderer = TableRenderer(timeline, layout, faces, seed=seed, style=style)
     save_calibration(renderer.calibration(), str(out / "calibration.json"))
     with open(out / "truth.jsonl", "w", encoding="utf-8") as fh:

@@ -67,7 +67,10 @@ def drawn_face(code: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
 class FaceSet:
     """Faces of one design (``CardFaces``) with drawn faces filling the gaps."""
 
-    def __init__(self, design: str | None = None, seed: int = 0, *, drawn_only: bool = False) -> None:
+    def __init__(self, design: str | None = None, seed: int = 0, *, drawn_only: bool = False,
+                 split: str | None = None) -> None:
+        """``design``: a design of the face library; ``None`` picks one by ``seed``, from the
+        detector's ``split`` (``"train"``, ``"heldout"``, ``None`` = any)."""
         self.design = "drawn"
         self._lib = None
         self._drawn: dict[str, tuple[np.ndarray, list]] = {}
@@ -76,7 +79,7 @@ class FaceSet:
         try:
             from cardref.datasets.faces import CardFaces, list_designs
 
-            names = list_designs()
+            names = list_designs(split)
             if design is None and names:
                 with_jokers = [n for n in names if CardFaces(n).has_jokers]
                 design = random.Random(seed).choice(with_jokers or names)
