@@ -90,7 +90,7 @@ def page_consumer(runner: LiveRunner, log: TableLog, stop: threading.Event, refr
     done: dict[str, Any] = {"pictures": 0, "panels": 0, "errors": []}
     next_panel = time.monotonic()
     cpu0, wall0 = time.thread_time(), time.monotonic()
-    while not stop.wait(refresh):
+    while not stop.wait(refresh if refresh > 0 else runner.page_interval()):
         try:
             _page_once(runner, log, done, next_panel, lang)
         except Exception as exc:  # report, keep measuring
@@ -106,10 +106,9 @@ def _page_once(runner: LiveRunner, log: TableLog, done: dict, next_panel: float,
     from . import views
     from .bundle import bundle
 
-    frame, _ = runner.snapshot()
-    if frame is not None:
-        buf = io.BytesIO()
-        Image.fromarray(np.ascontiguousarray(frame[:, :, ::-1])).save(buf, format="JPEG", quality=75)
+    jpeg, _ = runner.snapshot_jpeg()
+    if jpeg is not None:
+        Image.open(io.BytesIO(jpeg)).verify()  # what st.image does with bytes: check, send
         done["pictures"] += 1
     if time.monotonic() < next_panel:
         return
@@ -172,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=300, help="frames of the video to loop over (default 300)")
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run (default 8)")
     p.add_argument("--repeat", type=int, default=2, help="runs of each kind, alternating; the best counts (default 2)")
-    p.add_argument("--refresh", type=float, default=0.2, help="the live picture's refresh interval in seconds (0.2)")
+    p.add_argument("--refresh", type=float, default=0.0,
+                   help="the live picture's refresh interval in seconds (default: as the live page, the "
+                        "pipeline's frame rate, 2 to 15 times a second)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     video = args.video or (DEMO_VIDEO if DEMO_VIDEO.is_file() else None)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 from cardref.vision.types import CardDetection
 
@@ -102,6 +103,7 @@ class LiveRunner:
         self._frame_no = 0
         self._drawn: np.ndarray | None = None
         self._drawn_no = -1
+        self._jpeg: tuple[int, bytes] | None = None
         self._t0 = clock()
 
     # ---- control ----------------------------------------------------------------------
@@ -158,6 +160,33 @@ class LiveRunner:
             if self._frame_no == no:
                 self._drawn, self._drawn_no = drawn, no
         return drawn, st
+
+    def page_interval(self, default: float = 0.2) -> float:
+        """How often a page should fetch the picture: at the pipeline's frame rate, between
+        2 and 15 times a second (``default`` until the rate is known)."""
+        fps = self.snapshot()[1].fps
+        return default if fps <= 0 else min(0.5, max(1 / 15, 1 / fps))
+
+    def snapshot_jpeg(self, max_width: int = 1280, quality: int = 80) -> tuple[bytes | None, LiveStatus]:
+        """The latest picture as JPEG bytes for the browser, encoded once per frame and shared
+        by every screen (OpenCV encodes without holding the interpreter lock)."""
+        frame, st = self.snapshot()
+        with self._lock:
+            no, cached = self._frame_no, self._jpeg
+            if cached is not None and cached[0] == no:
+                return cached[1], st
+        if frame is None:
+            return None, st
+        h, w = frame.shape[:2]
+        if w > max_width:
+            frame = cv2.resize(frame, (max_width, int(h * max_width / w)), interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            return None, st
+        data = buf.tobytes()
+        with self._lock:
+            self._jpeg = (no, data)
+        return data, st
 
     # ---- the loop ------------------------------------------------------------------------
     _last_frame_at = 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from . import components as C
-from . import screen, state, views
+from . import state, views
 from .bundle import bundle
 from .i18n import tr
 
@@ -30,9 +30,9 @@ def picture(table: state.LiveTable) -> None:
     _status_banner(table, lang)
     if table.runner is None:
         return
-    frame, status = table.runner.snapshot()
-    if frame is not None:
-        st.image(screen.frame_rgb(frame), width="stretch", output_format="JPEG")
+    jpeg, status = table.runner.snapshot_jpeg()
+    if jpeg is not None:
+        st.image(jpeg, width="stretch")
     st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames))
     cfg, _ = state.config()
     now, want = st.session_state.get("lv_interval", cfg.refresh), refresh_interval(table, cfg.refresh)
@@ -85,10 +85,7 @@ def corrections(table: state.LiveTable) -> None:
 
 def refresh_interval(table: state.LiveTable, default: float) -> float:
     """The picture refreshes at the pipeline's frame rate (between 2 and 15 times a second)."""
-    if table.runner is None:
-        return default
-    fps = table.runner.snapshot()[1].fps
-    return default if fps <= 0 else min(0.5, max(1 / 15, 1 / fps))
+    return default if table.runner is None else table.runner.page_interval(default)
 
 
 def render() -> None:
