@@ -40,7 +40,7 @@ class CvSource:
             delay = self._next - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            self._next = max(self._next + 1 / self.fps, time.monotonic() - 1)
+            self._next = max(self._next + 1 / self.fps, time.monotonic())  # no bursts to catch up
         ok, frame = self.cap.read()
         if not ok and self.loop:
             self.cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
