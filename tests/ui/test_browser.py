@@ -6,8 +6,11 @@ they are missing this test fails and says so (it is not skipped)."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 from cardref.ui.browser import BrowserMissing, browser, page_text, screenshot, served, wait_for
@@ -32,6 +35,10 @@ def test_demo_plays_in_a_browser_and_shows_a_flagged_play_and_the_score(tmp_path
             ok = wait_for(driver, fault_and_score, timeout=60)
             shot = tmp_path / "demo.png"
             screenshot(driver, shot)
+            keep = os.environ.get("CARDREF_TEST_ARTIFACTS")  # CI may collect it from here as well
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(shot, Path(keep) / "ui-demo.png")
             print(f"screenshot: {shot}")
             assert ok, f"no flagged play and score after 60 s; page says: {page_text(driver)[:1500]}"
             fault = driver.find_elements("css selector", ".cardref-fault")[0]
