@@ -295,13 +295,13 @@ def _fallback_trick(plays: list[tuple[int, int, list[str], bool]], passes: list[
     if family == "shengji":
         start = (len(plays) - 1) // seats * seats
         return [(s, c, ok) for _, s, c, ok in plays[start:]]
-    # 够级: walk back while the round is still open
-    out: list[tuple[int, list[str], bool]] = []
-    for _i, s, c, ok in reversed(plays):
-        out.append((s, c, ok))
-        if len(out) >= seats:
-            break
-    return list(reversed(out))
+    # 够级: a seat that plays again right after its own play (everyone else passed) leads a
+    # new round; the round shown is the one since the last such lead.
+    start = 0
+    for k in range(1, len(plays)):
+        if plays[k][1] == plays[k - 1][1]:
+            start = k
+    return [(s, c, ok) for _, s, c, ok in plays[start:]]
 
 
 def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: int = -1) -> DealView | None:

@@ -145,3 +145,10 @@ def test_plays_the_pipeline_marks_uncertain_wait_for_confirmation() -> None:
         G_DEAL, {"type": "play", "seat": 0, "cards": ["5S"], "conf": 0.95, "confirm": True},
         {"type": "play", "seat": 1, "cards": ["6S"], "conf": 0.95}]))
     assert log.pending() == [1]
+
+
+def test_gouji_round_starts_when_a_seat_plays_after_itself() -> None:
+    lines = [json.dumps(G_DEAL)] + [json.dumps({"type": "play", "seat": s, "cards": c}) for s, c in [
+        (0, ["5S"]), (1, ["7S"]), (3, ["9C"]), (3, ["6H", "6H"]), (4, ["8D", "8D"])]]
+    dv = views.deal_view(lines, _judged(lines))
+    assert [(s, c) for s, c, _ in dv.trick] == [(3, ["6H", "6H"]), (4, ["8D", "8D"])]
