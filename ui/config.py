@@ -14,6 +14,7 @@ DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_LOG = DEMO_DIR / "table.jsonl"
 DEMO_VIDEO = DEMO_DIR / "video.mp4"
 DEMO_CALIBRATION = DEMO_DIR / "calibration.json"
+DEMO_GOUJI = DEMO_DIR / "gouji.jsonl"  # a 够级 deal, log only
 
 
 @dataclass

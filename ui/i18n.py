@@ -19,6 +19,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "lang.label": ("语言", "Language"),
     # sources and banners
     "source.demo": ("演示牌局（内置录像）", "Demo deal (bundled recording)"),
+    "source.demo_gouji": ("演示：够级牌局（仅日志）", "Demo: a 够级 deal (log only)"),
     "source.log": ("日志文件", "Log file"),
     "source.camera": ("摄像头", "Camera"),
     "source.video": ("视频文件", "Video file"),

@@ -46,10 +46,15 @@ def _open_controls(lang: str) -> None:
             else:
                 st.session_state["playing"] = False
         _store_tables(lang)
-        if st.button(tr("source.demo", lang), key="replay_demo_btn"):
-            from .config import DEMO_LOG, DEMO_VIDEO
+        from .config import DEMO_GOUJI, DEMO_LOG, DEMO_VIDEO
 
+        d1, d2, _ = st.columns([1, 1, 1])
+        if d1.button(tr("source.demo", lang), key="replay_demo_btn", icon=":material/movie:"):
             state.open_replay(str(DEMO_LOG), str(DEMO_VIDEO) if DEMO_VIDEO.is_file() else None)
+            st.session_state["playing"] = True
+        if DEMO_GOUJI.is_file() and d2.button(tr("source.demo_gouji", lang), key="replay_demo_gouji_btn",
+                                              icon=":material/description:"):
+            state.open_replay(str(DEMO_GOUJI), None)
             st.session_state["playing"] = True
 
 

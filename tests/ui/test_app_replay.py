@@ -191,3 +191,12 @@ def test_setup_starts_a_shengji_deal_with_names_level_trump_and_dealer(app, ui) 
     next(b for b in at.button if "记录出牌" in str(b.label)).click().run()
     play = json.loads(at.session_state["replay_log"].lines[-1])
     assert play == {"type": "play", "seat": 0, "cards": ["10H", "QS"], "source": "manual"}
+
+
+def test_the_gouji_demo_opens_and_plays_to_its_finishing_order(app, ui) -> None:
+    at = app(mode="demo")
+    at.button(key="replay_demo_gouji_btn").click().run()
+    assert at.session_state["replay_name"] == "gouji.jsonl"
+    at.button(key="rp_last").click().run()
+    text = ui.texts(at)
+    assert "play.not_in_hand" in text and "出完顺序" in text and "下一局进贡" in text

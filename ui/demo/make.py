@@ -26,13 +26,15 @@ from cardref.engine.judge import judge_text
 HERE = Path(__file__).resolve().parent
 GAME = "guafeng-zibo"
 NAMES = ["东", "南", "西", "北"]
+NAMES6 = ["老张", "小李", "王哥", "赵姐", "孙师傅", "周老师"]
+GOUJI_LOG = "gouji.jsonl"
 MAX_VIDEO_BYTES = 5 * 1024 * 1024
 
 
-def _events_from_engine(seed: int, illegal: int) -> list[dict[str, Any]]:
+def _events_from_engine(seed: int, illegal: int, game: str = GAME) -> list[dict[str, Any]]:
     from cardref.vision.simulate.deal import simulate_events
 
-    sim = simulate_events(GAME, seed, illegal=illegal)
+    sim = simulate_events(game, seed, illegal=illegal)
     return [e.to_json() for e in sim.events]
 
 
@@ -102,7 +104,7 @@ def dress(events: list[dict[str, Any]], seed: int, *, misread: bool = True, low_
     for k, e in enumerate(events):
         e = dict(e)
         if e.get("type") == "deal":
-            e.setdefault("names", NAMES)
+            e.setdefault("names", NAMES if e.get("seats") == 4 else NAMES6)
             e["source"] = "manual"
             e.setdefault("t", 0.0)
         elif e.get("type") in ("play", "pass"):
@@ -119,11 +121,11 @@ def dress(events: list[dict[str, Any]], seed: int, *, misread: bool = True, low_
     return out
 
 
-def write(events: list[dict[str, Any]], out: Path) -> dict[str, Any]:
+def write(events: list[dict[str, Any]], out: Path, name: str = "table.jsonl") -> dict[str, Any]:
     text = "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
-    (out / "table.jsonl").write_text(text, encoding="utf-8")
+    (out / name).write_text(text, encoding="utf-8")
     result = judge_text(text.splitlines())
-    with (out / "verdicts.jsonl").open("w", encoding="utf-8") as fh:
+    with (out / name.replace(".jsonl", "-verdicts.jsonl").replace("table-", "")).open("w", encoding="utf-8") as fh:
         for v in result.verdicts:
             fh.write(json.dumps(v.to_json("zh"), ensure_ascii=False) + "\n")
         fh.write(json.dumps(result.summary(), ensure_ascii=False) + "\n")
@@ -138,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale", type=float, default=0.5, help="resize the simulated video by this factor (0.5)")
     p.add_argument("--illegal", type=int, default=2)
     p.add_argument("--out", type=Path, default=HERE)
+    p.add_argument("--gouji-seed", type=int, default=6, help="seed of the log-only 够级 demo (gouji.jsonl)")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.sim:
@@ -153,6 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     report = write(dress(events, args.seed), args.out)
     print(json.dumps({"events": report["events"], "faults": [(f["i"], f["code"]) for f in report["faults"]],
                       "summary": report["summary"]}, ensure_ascii=False))
+    if args.gouji_seed is not None:  # a log-only 够级 deal beside it
+        # a legal deal with one card misread by the camera: the engine's illegal plays
+        # of 够级 derail the rest of the simulated deal
+        gouji = dress(_events_from_engine(args.gouji_seed, 0, "gouji-yucheng"), args.gouji_seed, misread=True)
+        report = write(gouji, args.out, GOUJI_LOG)
+        print(json.dumps({"gouji_events": report["events"],
+                          "faults": [(f["i"], f["code"]) for f in report["faults"]]}, ensure_ascii=False))
     return 0
 
 
