@@ -331,13 +331,10 @@ def scoreboard(dv: views.DealView, lang: str, history_box: Any = None) -> None:
         b = views.gouji_board(dv, lang)
         st.markdown(f"**{tr('score.played', lang)}**")
         played_chart(b, lang)
-        c = st.columns(3)
-        _metric(c[0], tr("score.gouji", lang), b["gouji"])
-        _metric(c[1], tr("score.may_answer", lang), b["may_answer"])
-        _metric(c[2], tr("score.burning", lang), b["burning"])
-        c = st.columns(2)
-        _metric(c[0], tr("score.order", lang), b["order"])
-        _metric(c[1], tr("score.kaidian", lang), b["kaidian"])
+        facts = [("score.gouji", b["gouji"]), ("score.may_answer", b["may_answer"]), ("score.burning", b["burning"]),
+                 ("score.order", b["order"]), ("score.kaidian", b["kaidian"])]
+        sep = "：" if lang == "zh" else ": "
+        st.markdown("\n".join(f"- **{tr(k, lang)}**{sep}{v}" for k, v in facts))
         st.markdown(f"**{tr('score.tributes', lang)}**")
         if b["tributes"]:
             st.dataframe(pd.DataFrame(b["tributes"]), hide_index=True)

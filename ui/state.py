@@ -146,12 +146,13 @@ def live_table(cfg_json: str) -> LiveTable:
 # ---- the session's replay log ----------------------------------------------------------------
 
 def video_beside(path: str | Path) -> str | None:
-    """The recording of a log: ``NAME.mp4`` beside ``NAME.jsonl``, else ``video.mp4`` in its folder."""
+    """The recording of a log: ``NAME.mp4`` beside ``NAME.jsonl``; ``video.mp4`` beside a
+    ``table.jsonl`` or ``truth.jsonl``."""
     p = Path(path)
-    for candidate in (p.with_suffix(".mp4"), p.with_name("video.mp4")):
-        if candidate.is_file():
-            return str(candidate)
-    return None
+    candidates = [p.with_suffix(".mp4")]
+    if p.name in ("table.jsonl", "truth.jsonl"):  # the names ``cardref simulate`` and the demo use
+        candidates.append(p.with_name("video.mp4"))
+    return next((str(c) for c in candidates if c.is_file()), None)
 
 
 def open_replay(path: str, video: str | None = None, name: str | None = None) -> str | None:
