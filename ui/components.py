@@ -354,8 +354,9 @@ def played_chart(board: dict[str, Any], lang: str) -> None:
             rows.append({"seat": name, "order": k, "what": tr("score.remaining_n", lang), "n": int(left)})
     chart = alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
         x=alt.X("seat:N", sort=alt.SortField("order"), title=None, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
-        y=alt.Y("n:Q", title=None), color=alt.Color("what:N", title=None,
-                                                     scale=alt.Scale(range=["#1e88e5", "#cfd8dc"])),
+        y=alt.Y("n:Q", title=None),
+        color=alt.Color("what:N", title=None, scale=alt.Scale(
+            domain=[tr("score.played_n", lang), tr("score.remaining_n", lang)], range=["#1e88e5", "#cfd8dc"])),
         tooltip=["seat", "what", "n"])
     st.altair_chart(chart, width="stretch", height=200)
 
