@@ -19,6 +19,7 @@ from .model import TableLog, check_cards
 from .table_img import table_image
 
 FAULT_RED = "#c62828"
+MAX_ROWS = 2000  # events listed at once (a 10-deal match has about 1,500)
 
 
 def banners(items: list[views.Banner]) -> None:
@@ -139,9 +140,13 @@ def events_frame(rows: list[views.Row], names: list[str], lang: str) -> pd.DataF
 
 
 def events_table(rows: list[views.Row], names: list[str], lang: str, key: str) -> int | None:
-    """All events (faulty ones in red); returns the index of a row the user clicked."""
+    """All events (faulty ones in red; the last ``MAX_ROWS`` of a long log); returns the
+    index of a row the user clicked."""
     if not rows:
         return None
+    if len(rows) > MAX_ROWS:
+        st.caption(tr("panel.rows_cut", lang, shown=MAX_ROWS, n=len(rows)))
+        rows = rows[-MAX_ROWS:]
     df = events_frame(rows, names, lang)
     bad = {k for k, r in enumerate(rows) if not r.ok}
 
@@ -172,6 +177,8 @@ def correction_form(log: TableLog, rows: list[views.Row], names: list[str], lang
     if flash:
         st.success(flash)
     fixable = [r for r in rows if r.kind in ("play", "hand", "bottom", "pass", "declare", "error")]
+    if len(fixable) > MAX_ROWS:  # a long log: the faulty events and the latest ones
+        fixable = [r for r in fixable[:-MAX_ROWS] if not r.ok][-MAX_ROWS:] + fixable[-MAX_ROWS:]
     if not fixable:
         st.caption(tr("corr.none", lang))
         return None

@@ -52,6 +52,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "panel.pending": ("待确认（识别置信度低）", "Waiting for confirmation (low confidence)"),
     "panel.no_pending": ("没有待确认的事件。", "Nothing waits for confirmation."),
     "panel.events": ("全部事件", "All events"),
+    "panel.rows_cut": ("只列出最后 {shown} 个事件（共 {n} 个）。", "Showing the last {shown} of {n} events."),
     "panel.no_faults": ("到目前为止没有违规。", "No faults so far."),
     "panel.proven_later": ("（由第 {j} 个事件证实）", "(proven by event {j})"),
     "panel.corrected": ("已更正 → {what}（#{j}，{who}：{why}）", "corrected → {what} (#{j}, {who}: {why})"),

@@ -200,3 +200,11 @@ def test_the_gouji_demo_opens_and_plays_to_its_finishing_order(app, ui) -> None:
     at.button(key="rp_last").click().run()
     text = ui.texts(at)
     assert "play.not_in_hand" in text and "出完顺序" in text and "下一局进贡" in text
+
+
+def test_a_file_that_is_not_a_log_at_all_is_a_banner_not_a_crash(app, ui, tmp_path) -> None:
+    junk = tmp_path / "photo.jsonl"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00\xff garbage\n" * 2500)
+    at = app(mode="log", log=str(junk))
+    assert any("无法读取" in e.value for e in at.error)
+    assert "只列出最后 2000 个事件" in ui.texts(at)
