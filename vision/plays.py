@@ -25,6 +25,7 @@ not reported again.  Low-confidence plays are reported with ``confirm=True``.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -48,6 +49,7 @@ class SegmenterSettings:
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
     restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
+    late_s: float = 1.2  # cards settling this soon after their zone's play belong to it
     revise_s: float = 2.5  # a reported play is read again over this long …
     revise_min_frames: int = 10  # … and its cards are revised when this many frames
     revise_share: float = 0.75  # … agree this strongly on another code
@@ -68,6 +70,7 @@ class Track:
     counts: Counter[str] = field(default_factory=Counter)  # frames
     seen_since_still: int = 0
     frames_since_still: int = 0
+    sightings: list[float] = field(default_factory=list)  # frame times it was seen at rest
     committed: bool = False
     code: str | None = None  # fixed when committed
     play: int | None = None  # the play that reported it
@@ -132,6 +135,7 @@ class ZoneTracker:
         #: (t, code, seat or -1, first place) of candidates lost lately (cards on their way in)
         self.trail: list[tuple[float, str, int, Point]] = []
         self.open_plays: dict[int, tuple[float, list[Track], tuple[str, ...]]] = {}
+        self.frame_times: list[float] = []
         self.revisions: list[PlayRevision] = []
 
     def _new_id(self) -> int:
@@ -176,6 +180,9 @@ class ZoneTracker:
     # ------------------------------------------------------------------ update
     def update(self, t: float, dets: list[TableCard]) -> tuple[list[PlayObservation], list[ZoneCleared]]:
         s = self.s
+        self.frame_times.append(t)
+        if len(self.frame_times) > 400:
+            del self.frame_times[:200]
         matched, fresh = self._match(dets)
         seen_ids = set()
         for i, tr in matched.items():
@@ -191,6 +198,7 @@ class ZoneTracker:
             tr.votes[det.card] += det.conf
             tr.counts[det.card] += 1
             tr.seen_since_still = tr.frames_since_still = 1
+            tr.sightings.append(t)
             self.tracks.append(tr)
             seen_ids.add(tr.id)
         for tr in self.tracks:
@@ -248,11 +256,15 @@ class ZoneTracker:
                 tr.still_since = t
                 tr.seen_since_still = 0
                 tr.frames_since_still = 0
+                tr.sightings.clear()
                 tr.points = list(det.points)
             tr.votes[det.card] += det.conf
             tr.counts[det.card] += 1
             tr.seen_since_still += 1
             tr.frames_since_still += 1
+            tr.sightings.append(t)
+            if len(tr.sightings) > 200:
+                del tr.sightings[:100]
         # learn corners that were hidden so far; follow small drifts of known ones
         for q in det.points:
             j = min(range(len(tr.points)), key=lambda k: _dist(q, tr.points[k]))
@@ -266,8 +278,10 @@ class ZoneTracker:
     def _hopeless(self, tr: Track, t: float) -> bool:
         """Seen in too few frames for too long: noise, not a card (it would block the zone)."""
         s = self.s
-        return (t - tr.still_since >= 3 * s.settle_s
-                and tr.seen_since_still < s.min_hit_ratio * tr.frames_since_still)
+        if t - tr.still_since < 3 * s.settle_s:
+            return False
+        seen, frames = self._window(tr, t, 3 * s.settle_s)
+        return seen < 0.3 * frames
 
     def _absorb(self, tr: Track, det: TableCard) -> None:
         """One detection spans this card and another candidate of the same code: the other
@@ -306,6 +320,7 @@ class ZoneTracker:
                     keep.votes.update(drop.votes)
                     keep.counts.update(drop.counts)
                     keep.seen_since_still = max(keep.seen_since_still, drop.seen_since_still)
+                    keep.sightings = sorted(set(keep.sightings) | set(drop.sightings))
                     gone.add(drop.id)
                     if drop is a:
                         break
@@ -314,8 +329,19 @@ class ZoneTracker:
 
     def _eligible(self, tr: Track, t: float) -> bool:
         s = self.s
-        return (t - tr.still_since >= s.settle_s - 1e-9 and tr.seen_since_still >= s.min_hits
-                and tr.seen_since_still >= s.min_hit_ratio * tr.frames_since_still)
+        if t - tr.still_since < s.settle_s - 1e-9 or tr.seen_since_still < s.min_hits:
+            return False
+        # seen in most of the frames of the last settle time (not since it arrived: a card
+        # the detector reads poorly at first and well now is ready now)
+        seen, frames = self._window(tr, t, s.settle_s)
+        return seen >= s.min_hit_ratio * frames
+
+    def _window(self, tr: Track, t: float, span: float) -> tuple[int, int]:
+        """(frames it was seen in, frames of this zone) within the last ``span`` seconds."""
+        since = max(t - span, tr.still_since) - 1e-9
+        frames = len(self.frame_times) - bisect.bisect_left(self.frame_times, since)
+        seen = len(tr.sightings) - bisect.bisect_left(tr.sightings, since)
+        return seen, max(frames, 1)
 
     def _maybe_play(self, t: float) -> list[PlayObservation]:
         cands = [tr for tr in self.tracks if not tr.committed]
@@ -337,6 +363,8 @@ class ZoneTracker:
             tr.code = code
         if restored:
             return []
+        if self._late_part(cands, codes, confs, t):
+            return []
         pid = self._new_id()
         t_rest = max(tr.still_since for tr in cands)
         conf = round(min(confs), 3)
@@ -357,6 +385,28 @@ class ZoneTracker:
         ry = sum(tr.anchor[1] for tr in cands) / len(cands)
         return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                 conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry), pid)]
+
+    def _late_part(self, cands: list[Track], codes: list[str], confs: list[float], t: float) -> bool:
+        """Cards that showed up before (or, in a seat's zone, just after) this zone's last
+        play was reported and settled only now (the detector read them late): they belong
+        to that play, which is revised to include them, instead of making a play of their own."""
+        arrived = max(tr.first_seen for tr in cands)
+        # a seat's next play never comes this soon after its last; a shared pile's may
+        late = self.s.late_s if self.seat is not None else 0.0
+        best = None
+        for pid, (tc, _trs, _before) in self.open_plays.items():
+            if arrived < tc + late and (best is None or tc > self.open_plays[best][0]):
+                best = pid
+        if best is None:
+            return False
+        tc, trs, before = self.open_plays[best]
+        for tr in cands:
+            tr.play = best
+        merged = [*trs, *cands]
+        cards = (*before, *codes)
+        self.open_plays[best] = (tc, merged, cards)
+        self.revisions.append(PlayRevision(best, cards, before, round(t, 3), round(min(confs), 3)))
+        return True
 
     def _came_through(self, cands: list[Track], codes: list[str]) -> tuple[int, Point | None]:
         """Pile cards: the seat zone they were seen crossing just before (-1: none), and

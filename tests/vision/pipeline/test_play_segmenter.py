@@ -129,7 +129,7 @@ def test_overlapping_play_is_told_apart_from_the_cards_under_it():
     # new cards hide the second index of the old ones, one new card has the same code
     second = fan(["10H", "KS"], x + 22, y - 18)
     old_visible = [card("10H", x, y, both=False), card("QS", x + 17, y, both=False)]
-    frames = [first] * 12 + [old_visible + second] * 12
+    frames = [first] * 25 + [old_visible + second] * 12  # its next play, 2.5 s later
     plays, _, seg = run(frames)
     assert [sorted(p.cards) for p in plays] == [["10H", "QS"], ["10H", "KS"]]
     assert sorted(seg.on_table()["seat0"]) == ["10H", "10H", "KS", "QS"]
@@ -268,3 +268,33 @@ def test_a_revision_becomes_a_correct_event_the_judge_applies():
     assert fix["type"] == "correct" and fix["ref"] == 1 and fix["cards"] == ["9C", "9S"] and fix["source"] == "camera"
     result = judge_text(lines)
     assert [c.code for c in result.effective[1].cards] == ["9C", "9S"]
+
+
+def test_a_card_read_poorly_at_first_holds_the_play_back_until_it_is_read():
+    x, y = seat0_xy()
+    full = fan(["3H", "4H", "5H"], x, y)
+    seg = PlaySegmenter(LAYOUT4)
+    plays, revs = [], []
+    for i in range(40):
+        f = list(full)
+        if i < 12 and i % 3:  # the detector finds the middle card only now and then at first
+            f = [f[0], f[2]]
+        p, _ = seg.update(i / FPS, f)
+        plays.extend(p)
+        revs.extend(seg.pop_revisions())
+    assert [sorted(p.cards) for p in plays] == [["3H", "4H", "5H"]] and revs == []
+    assert plays[0].t_emit < 1.8
+
+
+def test_a_card_of_the_play_read_late_joins_that_play():
+    x, y = seat0_xy()
+    full = fan(["3H", "4H", "5H"], x, y)
+    seg = PlaySegmenter(LAYOUT4)
+    plays, revs = [], []
+    for i in range(50):
+        f = list(full) if i >= 14 else [full[0], full[2]]  # the middle card is found only later
+        p, _ = seg.update(i / FPS, f)
+        plays.extend(p)
+        revs.extend(seg.pop_revisions())
+    assert [sorted(p.cards) for p in plays] == [["3H", "5H"]]
+    assert [(r.play, sorted(r.cards)) for r in revs] == [(plays[0].play, ["3H", "4H", "5H"])]
