@@ -315,6 +315,10 @@ def scoreboard(dv: views.DealView, lang: str, history_box: Any = None) -> None:
         _metric(c[2], tr("score.level", lang), b["level"])
         _metric(c[3], tr("score.dealer", lang), b["dealer"])
         st.markdown(f"**{tr('score.levels', lang)}**: " + " · ".join(f"{k} **{v}**" for k, v in b["team_levels"].items()))
+        extras = [f"{tr(k, lang)} {b[k.split('.')[1]]}" for k in ("score.penalty_points", "score.bonus_points")
+                  if b[k.split(".")[1]] not in (views.NONE, "0")]
+        if extras:
+            st.caption(" · ".join(extras))
         if b["ended"]:
             c = st.columns(4)
             _metric(c[0], tr("score.bottom_points", lang), b["bottom_points"])

@@ -105,6 +105,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.title": ("记分牌", "Scoreboard"),
     "score.attacker_points": ("抓分方得分", "Attacker points"),
     "score.bottom": ("底牌", "Bottom"),
+    "score.penalty_points": ("甩牌罚分", "甩牌 penalty"),
+    "score.bonus_points": ("奖罚分（逼红5/保红5、炒底）", "bonus (逼红5/保红5, 炒底)"),
     "score.bottom_points": ("底分", "Bottom points"),
     "score.bottom_multiplier": ("扣底倍数", "扣底 multiplier"),
     "score.final_points": ("最终得分", "Final points"),
