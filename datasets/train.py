@@ -54,8 +54,15 @@ def data_yaml(data: str | Path) -> Path:
 
 def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 30, batch: int = 16,
           workers: int = 2, name: str = "cards", resume: bool = False, model_yaml: str = "yolo11n.yaml",
-          models_dir: Path = MODELS_DIR) -> dict:
-    """Train (or resume) and publish the best weights and a model card; returns the card."""
+          models_dir: Path = MODELS_DIR, device: str = "cpu") -> dict:
+    """Train (or resume) and publish the best weights and a model card; returns the card.
+
+    The budget is enforced twice: Ultralytics' ``time`` re-plans the epochs (and the
+    learning-rate schedule) to fit it, and a batch-end callback stops the epoch once the
+    wall clock passes it (then the epoch is validated and saved as usual).  On resume,
+    Ultralytics counts ``time`` from the restart but plans epochs from zero, so the time
+    already spent (results.csv) is added to the planning budget.
+    """
     yaml_path = data_yaml(data)
     _offline()
     from ultralytics import YOLO
@@ -63,16 +70,26 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     run_dir = RUNS_DIR / name
     last = run_dir / "weights" / "last.pt"
     t0 = time.time()
+    deadline = t0 + budget_min * 60.0
+
+    def guard(trainer) -> None:  # noqa: ANN001 - ultralytics passes its trainer
+        if time.time() > deadline:
+            trainer.stop = True
+
     if resume:
         if not last.exists():
             raise FileNotFoundError(f"cannot resume: {last} does not exist")
+        done_s = max((float(r.get("time", 0) or 0) for r in _results(run_dir)), default=0.0)
         model = YOLO(str(last))
-        model.train(resume=True, time=budget_min / 60.0, workers=workers, device="cpu")
+        model.add_callback("on_train_batch_end", guard)
+        model.train(resume=True, time=(budget_min * 60.0 + done_s) / 3600.0, workers=workers, device=device)
     else:
         model = YOLO(model_yaml)
+        model.add_callback("on_train_batch_end", guard)
+        hyper = {**HYPER, "device": device}
         model.train(data=str(yaml_path), epochs=epochs, time=budget_min / 60.0, imgsz=imgsz, batch=batch,
                     workers=workers, project=str(RUNS_DIR), name=name, exist_ok=True, cache="ram",
-                    seed=0, deterministic=False, **HYPER)
+                    seed=0, deterministic=False, **hyper)
     wall = time.time() - t0
     return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir)
 

@@ -16,6 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch", type=int, default=16, help="batch size (one optimiser step per batch)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--name", default="cards", help="run name under runs/detect")
+    p.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device such as 0")
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/weights/last.pt")
 
 
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         card = train(args.data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
-                     workers=args.workers, name=args.name, resume=args.resume)
+                     workers=args.workers, name=args.name, resume=args.resume,
+                     device=args.device)
     except FileNotFoundError as exc:
         print(f"cardref train: {exc}", file=sys.stderr)
         return 2
