@@ -161,6 +161,10 @@ class LiveRunner:
                 self._drawn, self._drawn_no = drawn, no
         return drawn, st
 
+    def now_t(self) -> float:
+        """Seconds since the loop started (the ``t`` of events it writes)."""
+        return self.clock() - self._t0
+
     def page_interval(self, default: float = 0.2) -> float:
         """How often a page should fetch the picture: at the pipeline's frame rate, between
         2 and 15 times a second (``default`` until the rate is known)."""

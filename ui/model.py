@@ -12,6 +12,7 @@ appended line is written through to it as well.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import threading
 from collections.abc import Iterable
@@ -203,6 +204,7 @@ class TableLog:
         obj["source"] = "manual"
         if t is not None:
             obj["t"] = round(float(t), 3)
+        obj["at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")  # when, by the clock
         return self.append(obj)
 
     def confirm(self, ref: int, who: str = "", t: float | None = None) -> int:

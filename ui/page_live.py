@@ -80,7 +80,8 @@ def events(table: state.LiveTable) -> None:
 def corrections(table: state.LiveTable) -> None:
     lang = state.lang()
     b = bundle(table.log, lang)
-    C.correction_form(table.log, b.rows, b.dv.names if b.dv else [], lang, "lv")
+    t = table.runner.now_t() if table.runner is not None else None
+    C.correction_form(table.log, b.rows, b.dv.names if b.dv else [], lang, "lv", t=t)
 
 
 def refresh_interval(table: state.LiveTable, default: float) -> float:

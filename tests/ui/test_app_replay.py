@@ -59,8 +59,9 @@ def test_correction_appends_and_rejudges(app, ui, tmp_path) -> None:
     submit.click().run()
     log = at.session_state["replay_log"]
     last = json.loads(log.lines[-1])
-    assert last == {"type": "correct", "ref": k, "cards": truth, "who": "张裁判", "why": "misread",
-                    "source": "manual", "t": last.get("t")} or (last["ref"] == k and last["cards"] == truth)
+    assert {key: last[key] for key in ("type", "ref", "cards", "who", "why", "source")} == {
+        "type": "correct", "ref": k, "cards": truth, "who": "张裁判", "why": "misread", "source": "manual"}
+    assert isinstance(last["t"], float) and last["at"].endswith("+00:00")  # when: log time and clock time
     assert len(log.lines) == len(events) + 1  # appended, nothing erased
     assert json.loads(log.lines[k])["cards"] != truth
     assert "play.not_in_hand" not in ui.texts(at)
