@@ -61,7 +61,7 @@ def test_correction_appends_and_rejudges(app, ui, tmp_path) -> None:
     last = json.loads(log.lines[-1])
     assert {key: last[key] for key in ("type", "ref", "cards", "who", "why", "source")} == {
         "type": "correct", "ref": k, "cards": truth, "who": "张裁判", "why": "misread", "source": "manual"}
-    assert isinstance(last["t"], float) and last["at"].endswith("+00:00")  # when: log time and clock time
+    assert last["at"].endswith("+00:00")  # when, by the clock (and "t" when the log has times)
     assert len(log.lines) == len(events) + 1  # appended, nothing erased
     assert json.loads(log.lines[k])["cards"] != truth
     assert "play.not_in_hand" not in ui.texts(at)
