@@ -40,11 +40,16 @@ class FrameSource(Protocol):
 
 @dataclass
 class FrameOutput:
-    """What the pipeline made of one frame."""
+    """What the pipeline made of one frame.
+
+    An event may carry ``"_play": id`` (the pipeline's own id of that play, not written to
+    the log); ``revisions`` are ``(id, correct event without "ref")`` for plays the pipeline
+    read again, and the loop points each at the log line where that play was written."""
 
     detections: Sequence[CardDetection] = ()
     events: Sequence[dict[str, Any]] = ()
     pile: Sequence[str] = ()
+    revisions: Sequence[tuple[int, dict[str, Any]]] = ()
 
 
 class Pipeline(Protocol):
@@ -104,6 +109,7 @@ class LiveRunner:
         self._drawn: np.ndarray | None = None
         self._drawn_no = -1
         self._jpeg: tuple[int, bytes] | None = None
+        self._lines_of: dict[int, int] = {}  # the pipeline's play id -> its log line
         self._t0 = clock()
 
     # ---- control ----------------------------------------------------------------------
@@ -244,8 +250,17 @@ class LiveRunner:
             n_events = 0
             if self.log is not None:
                 for ev in out.events:
-                    self.log.append(dict(ev))
+                    ev = dict(ev)
+                    play_id = ev.pop("_play", None)
+                    i = self.log.append(ev)
+                    if play_id is not None:
+                        self._lines_of[play_id] = i
                     n_events += 1
+                for play_id, fix in out.revisions:
+                    ref = self._lines_of.get(play_id)
+                    if ref is not None:
+                        self.log.append({**fix, "ref": ref})
+                        n_events += 1
             if prev is not None:
                 dt = max(1e-6, now - prev)
                 ema = 1 / dt if ema == 0 else 0.9 * ema + 0.1 / dt

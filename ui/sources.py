@@ -186,7 +186,17 @@ class VisionAdapter:
         t_frame = self.index / self.fps if self.fps else t
         res = self.inner.process(Frame(frame, self.index, t_frame))
         self.index += 1
-        events = [play_event(p).to_json() for p in res.plays]
+        events = [{**play_event(p).to_json(), "_play": getattr(p, "play", None)} for p in res.plays]
+        revisions = []
+        for rev in getattr(res, "revisions", None) or ():
+            try:
+                from cardref.vision.watch import correction_event
+
+                fix = correction_event(rev, 0).to_json()
+            except Exception:
+                continue
+            fix.pop("ref", None)
+            revisions.append((rev.play, fix))
         pile: list[str] = []
         seg = getattr(self.inner, "segmenter", None)
         trackers = getattr(seg, "trackers", None) or getattr(seg, "zones", None)
@@ -195,4 +205,4 @@ class VisionAdapter:
                 if getattr(tracker, "seat", 0) is None and hasattr(tracker, "on_table"):
                     on_table = tracker.on_table
                     pile = [str(c) for c in (on_table() if callable(on_table) else on_table)]
-        return FrameOutput(detections=list(res.detections), events=events, pile=pile)
+        return FrameOutput(detections=list(res.detections), events=events, pile=pile, revisions=revisions)

@@ -198,3 +198,24 @@ def test_a_new_calibration_reaches_the_running_pipeline() -> None:
     runner = LiveRunner(lambda: FakeCamera(1, is_file=True), pipeline, None)
     runner.set_calibration("new")
     assert pipeline.cal == "new" and runner.calibration == "new"
+
+
+def test_a_play_read_again_becomes_a_correction_of_its_own_line() -> None:
+    class Rereading(FakePipeline):
+        def process(self, frame: np.ndarray, t: float) -> FrameOutput:
+            self.n += 1
+            if self.n == 2:
+                return FrameOutput(events=[{"type": "play", "seat": 0, "cards": ["5S"], "_play": 7}])
+            if self.n == 4:
+                return FrameOutput(revisions=[(7, {"type": "correct", "cards": ["5S", "5S"], "who": "camera"})])
+            return FrameOutput()
+
+    log = TableLog()
+    log.append({"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": 0})
+    runner = LiveRunner(lambda: FakeCamera(6, is_file=True), Rereading(), log).start()
+    assert _wait(lambda: runner.snapshot()[1].state == "ended")
+    runner.stop()
+    import json as _json
+
+    assert _json.loads(log.lines[1]) == {"type": "play", "seat": 0, "cards": ["5S"]}
+    assert _json.loads(log.lines[2]) == {"type": "correct", "cards": ["5S", "5S"], "who": "camera", "ref": 1}
