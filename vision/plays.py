@@ -164,6 +164,8 @@ class ZoneTracker:
                 cost = d + (0.0 if det.card == tr.best else self.s.code_penalty_mm)
                 if not tr.committed:
                     cost += 0.5  # committed cards win ties: old cards are not new ones
+                elif det.card != tr.best:
+                    cost += self.s.track_mm  # a card on its way in with this code comes first
                 pairs.append((cost, i, tr))
         pairs.sort(key=lambda x: x[0])
         used_d: set[int] = set()
