@@ -40,6 +40,8 @@ class DealScore:
     missed: int = 0
     phantom: int = 0
     confirm: int = 0
+    dropped: int = 0  # frames skipped in --realtime mode
+    decoded: int = 0  # frames of the video
     revised: int = 0  # plays corrected by a later ``correct`` event (counted after correction)
     latencies: list[float] = field(default_factory=list)
     frames: int = 0
@@ -89,7 +91,8 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
-             pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None) -> DealScore:
+             pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
+             realtime: bool = False) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings
     from cardref.vision.simulate import simulate_to_dir
@@ -108,6 +111,9 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle), tiles=tiles)
     produced = []
     revised = 0
+    clock = 0.0  # --realtime: the video time at which the pipeline is free again
+    decoded = 0
+    dropped = 0
     score_det = [0, 0, 0, 0]
     truth_frames = None
     if detector_kind != "oracle":
@@ -128,29 +134,37 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         decode += time.perf_counter() - t0
         if frame is None:
             break
+        decoded += 1
         if stride > 1 and frame.index % stride:
             continue
+        if realtime and frame.t < clock:
+            dropped += 1  # a live camera would have moved on while we were busy
+            continue
         r = pipe.process(frame)
+        clock = max(clock, frame.t) + r.seconds
+        done_after = clock - frame.t if realtime else r.seconds
         frames += 1
         if truth_frames is not None:
             _score_detections(score_det, truth_frames.get(frame.index, []), r.detections)
         busy += r.seconds
         for p in r.plays:
             # the event exists once this frame is processed: add its processing time
-            produced.append(_Emitted(p, r.seconds))
+            produced.append(_Emitted(p, done_after))
         for rev in r.revisions:
             for e in produced:
                 if e.obs.play == rev.play:
                     # the play is right only from the correction on: that is its latency
                     e.obs = replace(e.obs, cards=rev.cards, t_emit=rev.t)
-                    e.proc_s = r.seconds
+                    e.proc_s = done_after
                     revised += 1
     score = compare(truth, [e.view() for e in produced])
     score.game, score.seed = game, seed
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
+    score.dropped = dropped
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
-    score.video_s = frames * stride / source.fps
+    score.video_s = decoded / source.fps
+    score.decoded = decoded
     if pipe.calibration is None:
         score.errors.insert(0, f"never calibrated: {pipe.last_calibration_error}")
     if not keep_video:
@@ -237,8 +251,9 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "latency_max_s": round(max(lat), 3) if lat else None,
             "pipeline_fps": round(frames / busy, 1) if busy else None,
             "with_decode_fps": round(frames / (busy + decode), 1) if busy + decode else None,
-            "video_fps": round(frames / video, 1) if video else None,
+            "video_fps": round(sum(s.decoded for s in ss) / video, 1) if video else None,
             "frames": frames,
+            "frames_skipped": sum(s.dropped for s in ss),
             "detector_recall": round(sum(s.det_found for s in ss) / sum(s.det_truth for s in ss), 4)
             if sum(s.det_truth for s in ss) and sum(s.det_reported for s in ss) else None,
             "detector_precision": round(sum(s.det_found for s in ss) / sum(s.det_reported for s in ss), 4)
@@ -264,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settle", type=float, default=0.5)
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
+    ap.add_argument("--realtime", action="store_true",
+                    help="play the video at its own speed: frames that arrive while the pipeline is busy are "
+                         "skipped, as with a live camera, and latency includes the waiting")
     ap.add_argument("--designs", choices=("heldout", "train", "all"), default=None,
                     help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",
@@ -302,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
-                             stride=args.stride, split=split)
+                             stride=args.stride, split=split, realtime=args.realtime)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
@@ -333,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         if tot.get("detector_recall") is not None:
             print(f"detector per frame: recall {tot['detector_recall']}, precision {tot['detector_precision']}, "
                   f"{tot['detector_wrong_code']} wrong codes on true cards (visible cards, 12 px)")
-        print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding) "
+        skipped = f", {tot['frames_skipped']} frames skipped (--realtime)" if args.realtime else ""
+        print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding{skipped}) "
               f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
     return 0
 
