@@ -124,7 +124,14 @@ def publish(run_dir: Path, yaml_path: Path, imgsz: int, wall_s: float | None = N
     if not best.exists():
         raise FileNotFoundError(f"no weights in {weights}")
     models_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(best, models_dir / WEIGHTS_NAME)
+    _offline()
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    # a checkpoint taken mid-run still holds the optimiser state (~26 MB): keep the weights only
+    tmp = models_dir / (WEIGHTS_NAME + ".tmp")
+    shutil.copyfile(best, tmp)
+    strip_optimizer(tmp)
+    tmp.replace(models_dir / WEIGHTS_NAME)
     rows = _results(run_dir)
     last_row = rows[-1] if rows else {}
     card_path = models_dir / "model-card.json"
@@ -159,6 +166,7 @@ def write_readme(card: dict, path: Path) -> None:
     lines = [
         "# Card corner-index detector",
         "",
+        *([f"**Status: {card['status']}**", ""] if card.get("status") else []),
         f"- Model: {card.get('model')}",
         f"- Weights: `{card.get('weights')}` ({card.get('weights_bytes', 0) / 1e6:.1f} MB)"
         + (f"; ONNX `{card['onnx']}`" if card.get("onnx") else ""),
