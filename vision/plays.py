@@ -271,7 +271,7 @@ class ZoneTracker:
         for q in det.points:
             j = min(range(len(tr.points)), key=lambda k: _dist(q, tr.points[k]))
             if _dist(q, tr.points[j]) <= s.match_mm:
-                a = 0.3
+                a = 0.7 if tr.committed else 0.3  # a card pushed along is followed closely
                 tr.points[j] = (tr.points[j][0] * (1 - a) + q[0] * a, tr.points[j][1] * (1 - a) + q[1] * a)
             elif len(tr.points) < 4:
                 tr.points.append(q)

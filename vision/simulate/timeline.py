@@ -36,6 +36,7 @@ class Timing:
     collect_wait: float = 0.7  # a finished trick stays this long before it is swept
     sweep: float = 0.5
     distract_p: float = 0.25  # chance that a hand passes over the table between plays
+    nudge_p: float = 0.1  # chance that a player straightens their play (pushes it 2-5 cm) between plays
     distract: float = 1.0  # duration of such a pass
     tail: float = 1.5  # table stays still after the last play
 
@@ -50,6 +51,7 @@ class CardPath:
     t_in: tuple[float, float]
     t_out: tuple[float, float] = (math.inf, math.inf)
     out: tuple[float, float] = (0.0, 0.0)
+    nudge: tuple[float, float, float, float] | None = None  # t0, t1, dx, dy: straightened later
 
     def pose(self, t: float) -> tuple[float, float, float] | None:
         """Position at ``t`` or ``None`` when the card is not on the table."""
@@ -59,10 +61,14 @@ class CardPath:
         if t < t1:
             a = _ease((t - t0) / (t1 - t0))
             return tuple(s + (r - s) * a for s, r in zip(self.start, self.rest, strict=True))  # type: ignore[return-value]
-        if t < self.t_out[0]:
-            return self.rest
-        a = _ease((t - self.t_out[0]) / (self.t_out[1] - self.t_out[0]))
         x, y, ang = self.rest
+        if self.nudge is not None and t >= self.nudge[0]:
+            n0, n1, dx, dy = self.nudge
+            a = _ease((t - n0) / (n1 - n0)) if t < n1 else 1.0
+            x, y = x + dx * a, y + dy * a
+        if t < self.t_out[0]:
+            return (x, y, ang)
+        a = _ease((t - self.t_out[0]) / (self.t_out[1] - self.t_out[0]))
         return (x + (self.out[0] - x) * a, y + (self.out[1] - y) * a, ang)
 
 
@@ -227,6 +233,18 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
                                (t_rest + tm.linger, hx1, hy1), (t_clear, *edge)], shoulder, seat))
         truth.append(TruePlay(t_rest, t_clear, seat, tuple(c.code for c in play.cards), play, ids))
         t = t_clear + rng.uniform(*tm.think)
+        # a player straightening the cards just played: a hand pushes them a few cm
+        if rng.random() < tm.nudge_p and not pile:
+            d = rng.uniform(20, 50)
+            ang = rng.uniform(0, 2 * math.pi)
+            dx, dy = d * math.cos(ang) * 0.6, d * math.sin(ang) * 0.6
+            n0 = t + 0.3
+            for ci in ids:
+                cards[ci].nudge = (n0, n0 + 0.4, dx, dy)
+            hx, hy = base_x - inward[0] * grip, base_y - inward[1] * grip
+            hands.append(HandPath([(t, *edge), (n0, hx, hy), (n0 + 0.4, hx + dx, hy + dy), (n0 + 0.8, *edge)],
+                                  shoulder, seat))
+            t = n0 + 1.0
         # a hand passing over cards already on the table, touching nothing
         if on_table and rng.random() < tm.distract_p:
             target = cards[rng.choice(on_table)]
