@@ -116,6 +116,50 @@ def _step(stops: list[int], k: int, direction: int) -> int:
     return next((p for p in reversed(positions) if p < k), 0)
 
 
+def _fault_strip(lines: list[str], n0: int, k: int, lang: str) -> None:
+    """The whole recording as a strip: one tick per play, faults (as finally judged) in red,
+    the cursor as a marker.  Clicking a tick moves the cursor just after that event."""
+    import altair as alt
+    import pandas as pd
+
+    if n0 < 2:
+        return
+    final = _judge(lines[:n0])
+    data = []
+    for v, text in zip(final.verdicts, lines[:n0], strict=False):
+        kind = "play" if '"play"' in text else "other"
+        if kind == "play" or not v.ok:
+            data.append({"i": v.i, "ok": "ok" if v.ok else "fault", "code": v.fault.code if v.fault else ""})
+    if not data:
+        return
+    for row in data:
+        row["y"] = 0
+    # tall ticks: a click must land on one (the chart's toolbar covers its top edge)
+    pick = alt.selection_point(name="jump", on="click", fields=["i"], empty=False, nearest=True)
+    x = alt.X("i:Q", scale=alt.Scale(domain=[0, n0], nice=False), axis=None)
+    y = alt.Y("y:Q", scale=alt.Scale(domain=[-1, 1.2]), axis=None)
+    ticks = alt.Chart(pd.DataFrame(data)).mark_point(shape="M0,-1L0,1", size=900, strokeWidth=5, filled=False).encode(
+        x=x, y=y, color=alt.Color("ok:N", scale=alt.Scale(domain=["ok", "fault"], range=["#b0bec5", "#c62828"]),
+                                  legend=None),
+        tooltip=["i", "code"]).add_params(pick)
+    cursor = alt.Chart(pd.DataFrame([{"i": k, "y": 0.95}])).mark_point(
+        shape="triangle-down", size=160, filled=True, color="#1e88e5", opacity=1).encode(x=x, y=y)
+    chart = alt.layer(ticks, cursor).properties(height=64).configure_view(strokeWidth=0)
+    st.altair_chart(chart, on_select=lambda: _jump(n0), selection_mode="jump", key="rp_strip", width="stretch")
+
+
+def _jump(n0: int) -> None:
+    """A tick of the strip was clicked: put the cursor just after that event (runs before
+    the rerun, so the slider and the strip both show the new position)."""
+    try:
+        sel = st.session_state["rp_strip"]["selection"]["jump"]
+    except (KeyError, TypeError):
+        return
+    if isinstance(sel, list) and sel and isinstance(sel[0], dict) and "i" in sel[0]:
+        st.session_state["cursor"] = min(int(sel[0]["i"]) + 1, n0)
+        st.session_state["playing"] = False
+
+
 def body() -> None:
     lang = state.lang()
     log = state.replay_log()
@@ -157,6 +201,7 @@ def body() -> None:
         st.session_state["playing"] = False
     c[5].slider(tr("replay.timeline", lang), 0, max(n0, 1), key="cursor", label_visibility="collapsed")
     k = int(st.session_state["cursor"])
+    _fault_strip(lines, n0, k, lang)
     shown = views.replay_lines(lines, k, n0)
     result = _judge(shown)
     t = views.event_time(lines, k)
