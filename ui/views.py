@@ -493,7 +493,7 @@ def shengji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
         "bottom_points": show(pick(s, "bottom_points")),
         "bottom_multiplier": show(pick(s, "bottom_multiplier")),
         "final_points": show(pick(s, "final_points")),
-        "level_change": level_change_text,
+        "level_change": level_change_text + (f" · 上天 ({show(s.get('shangtian'))})" if s.get("shangtian") else ""),
         "ended": pick(s, "final_points") is not None or bool(view.bottom),
     }
 
