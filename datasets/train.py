@@ -54,7 +54,7 @@ def data_yaml(data: str | Path) -> Path:
 
 def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 30, batch: int = 16,
           workers: int = 2, name: str = "cards", resume: bool = False, model_yaml: str = "yolo11n.yaml",
-          models_dir: Path = MODELS_DIR, device: str = "cpu") -> dict:
+          models_dir: Path = MODELS_DIR, device: str = "cpu", init: str | Path | None = None) -> dict:
     """Train (or resume) and publish the best weights and a model card; returns the card.
 
     The budget is enforced twice: Ultralytics' ``time`` re-plans the epochs (and the
@@ -62,6 +62,11 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     wall clock passes it (then the epoch is validated and saved as usual).  On resume,
     Ultralytics counts ``time`` from the restart but plans epochs from zero, so the time
     already spent (results.csv) is added to the planning budget.
+
+    ``resume`` continues an interrupted run (its ``last.pt`` still holds the optimiser);
+    a run that ended normally is finished for Ultralytics, so to train further start a new
+    run from its weights with ``init`` (e.g. ``models/cards-yolo11n.pt``): our own
+    weights, nothing downloaded.
     """
     yaml_path = data_yaml(data)
     _offline()
@@ -84,7 +89,9 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
         model.add_callback("on_train_batch_end", guard)
         model.train(resume=True, time=(budget_min * 60.0 + done_s) / 3600.0, workers=workers, device=device)
     else:
-        model = YOLO(model_yaml)
+        if init is not None and not Path(init).is_file():
+            raise FileNotFoundError(f"no weights to start from at {init}")
+        model = YOLO(str(init) if init is not None else model_yaml)
         model.add_callback("on_train_batch_end", guard)
         hyper = {**HYPER, "device": device}
         model.train(data=str(yaml_path), epochs=epochs, time=budget_min / 60.0, imgsz=imgsz, batch=batch,
@@ -136,7 +143,9 @@ def publish(run_dir: Path, yaml_path: Path, imgsz: int, wall_s: float | None = N
     last_row = rows[-1] if rows else {}
     card_path = models_dir / "model-card.json"
     card = json.loads(card_path.read_text()) if card_path.exists() else {}
-    train_time = sum(float(r.get("time", 0) or 0) for r in rows[-1:])  # results.csv 'time' is cumulative
+    # results.csv 'time' is cumulative within one session and restarts on resume
+    times = [float(r.get("time", 0) or 0) for r in rows]
+    train_time = sum(t for t, nxt in zip(times, [*times[1:], -1.0], strict=True) if nxt < t)
     card.update({
         "model": "YOLO11n (Ultralytics), trained from scratch from yolo11n.yaml, no pretrained weights",
         "weights": f"models/{WEIGHTS_NAME}",

@@ -17,7 +17,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--name", default="cards", help="run name under runs/detect")
     p.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device such as 0")
-    p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/weights/last.pt")
+    p.add_argument("--init", help="start a new run from these weights (our own .pt) instead of yolo11n.yaml")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run from runs/detect/NAME/weights/last.pt")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         card = train(args.data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                      workers=args.workers, name=args.name, resume=args.resume,
-                     device=args.device)
+                     device=args.device, init=args.init)
     except FileNotFoundError as exc:
         print(f"cardref train: {exc}", file=sys.stderr)
         return 2
