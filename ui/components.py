@@ -240,8 +240,13 @@ def trick_picture(dv: views.DealView, lang: str) -> Image.Image | None:
     """The current trick: each play as cards with the seat's name under it."""
     if not dv.trick:
         return None
-    rows = [(dv.names[s] if 0 <= s < len(dv.names) else str(s), cards_row(c, height=96, overlap=0.55, marks=[ok]))
-            for s, c, ok in dv.trick]
+    winning = dv.state.get("winning")
+
+    def label(s: int) -> str:
+        name = dv.names[s] if 0 <= s < len(dv.names) else str(s)
+        return f"★ {name}" if winning == s else name
+
+    rows = [(label(s), cards_row(c, height=96, overlap=0.55, marks=[ok])) for s, c, ok in dv.trick]
     gap = 18
     width = sum(max(r.width, 80) for _, r in rows) + gap * (len(rows) - 1)
     img = Image.new("RGBA", (max(width, 10), 96 + 30), (255, 255, 255, 0))
