@@ -43,3 +43,8 @@ def test_configuration_round_trip(tmp_path) -> None:
     assert cfg.mode == "demo" and cfg.replay_log.endswith("table.jsonl")
     bad, why = from_env({ENV: json.dumps({"mode": "teleport"})})
     assert bad.mode == "demo" and "teleport" in why
+
+
+def test_a_live_table_needs_its_game(capsys) -> None:
+    assert main(["ui", "--camera", "0"]) == 2
+    assert "needs its game" in capsys.readouterr().err
