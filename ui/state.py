@@ -131,7 +131,9 @@ def live_table(cfg_json: str) -> LiveTable:
             fps = None
     if calibration is None and cfg.video and Path(cfg.video).with_name("calibration.json").is_file():
         calibration, _ = load_calibration(Path(cfg.video).with_name("calibration.json"))
-    pipeline, pipe_problem = build_pipeline(cfg.game, calibration, detector=cfg.detector,
+    result = log.result()
+    game = cfg.game or (result.deals[-1].deal.game if result.deals else None)  # else from the header
+    pipeline, pipe_problem = build_pipeline(game, calibration, detector=cfg.detector,
                                             video=cfg.video if cfg.mode == "video" else None, fps=fps)
     spec: int | str = cfg.camera if cfg.mode == "camera" and cfg.camera is not None else (cfg.video or "")
 
