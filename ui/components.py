@@ -401,6 +401,7 @@ def history(lines: list[str], result: JudgeResult, lang: str) -> None:
         return
     st.markdown(f"**{tr('score.history', lang)}**")
     df = pd.DataFrame([{
-        tr("score.deal_n", lang, n="").strip(): r["deal"], "game": r["game"], "": r["outcome"],
+        tr("score.deal_col", lang): r["deal"], tr("score.game_col", lang): r["game"],
+        tr("score.outcome_col", lang): r["outcome"],
         tr("panel.faults", lang): r["faults"]} for r in rows])
     st.dataframe(df, hide_index=True, width="stretch")

@@ -209,3 +209,11 @@ def test_a_file_that_is_not_a_log_at_all_is_a_banner_not_a_crash(app, ui, tmp_pa
     at = app(mode="log", log=str(junk))
     assert any("无法读取" in e.value for e in at.error)
     assert "只列出最后 2000 个事件" in ui.texts(at)
+
+
+def test_match_history_lists_every_deal_of_the_log(app, ui, tmp_path) -> None:
+    first, second = ui.simulated_lines(seed=3), ui.simulated_lines(seed=4)
+    at = app(mode="log", log=str(ui.write_log(tmp_path / "match.jsonl", first + second)))
+    table = next(df for df in at.dataframe if "结果" in list(df.value.columns))
+    assert list(table.value["局"]) == [1, 2] and list(table.value["游戏"]) == ["guafeng-zibo", "guafeng-zibo"]
+    assert all("最终得分" in outcome for outcome in table.value["结果"])  # both deals were played out
