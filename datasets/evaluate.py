@@ -176,13 +176,16 @@ def _cards(corners: list[CornerDetection]) -> Counter:
 
 
 def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDetection]],
-                  truth_cards: list[Counter], imgsz: int, conf: float) -> dict:
-    sweep = sorted({0.1, 0.2, 0.3, 0.4, 0.5, 0.6, conf})
+                  truth_cards: list[Counter], imgsz: int, conf: float | None) -> dict:
+    """``conf=None`` picks the threshold of best card F1 from the sweep (reported as such)."""
+    sweep = sorted({0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6} | ({conf} if conf is not None else set()))
     raw = predict(model, images, imgsz, min(sweep))
     f1_by_conf = {}
     for c in sweep:
         kept = [[d for d in p if d.conf >= c] for p in raw]
         f1_by_conf[str(c)] = multiset_f1([_cards(p) for p in kept], truth_cards)["f1"]
+    if conf is None:
+        conf = float(max(f1_by_conf, key=lambda k: (f1_by_conf[k], float(k))))
     preds = [[d for d in p if d.conf >= conf] for p in raw]
     pred_cards = [_cards(p) for p in preds]
     corner_pred = [Counter(c.card for c in p) for p in preds]
@@ -211,7 +214,7 @@ def _map(model, data_yaml: Path, imgsz: int) -> dict:
     return {"mAP50": round(float(m.box.map50), 4), "mAP50-95": round(float(m.box.map), 4)}
 
 
-def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: float = 0.35,
+def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: float | None = None,
                        limit: int | None = None, with_map: bool = True) -> dict:
     os.environ["YOLO_OFFLINE"] = "1"
     from ultralytics import YOLO
@@ -233,7 +236,7 @@ def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: fl
     return res
 
 
-def evaluate_real(weights: Path, imgsz: int = 320, conf: float = 0.35, src: Path = REAL_CARDS,
+def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, src: Path = REAL_CARDS,
                   limit: int | None = None, with_map: bool = True) -> dict:
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2

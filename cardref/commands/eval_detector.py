@@ -20,7 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, default=320, help="inference size for the synthetic set")
     p.add_argument("--real-imgsz", type=int, nargs="+", default=[320],
                    help="inference size(s) for the real photos (640x640 close-ups)")
-    p.add_argument("--conf", type=float, default=0.35, help="confidence threshold for F1")
+    p.add_argument("--conf", type=float, default=None,
+                   help="confidence threshold for F1 and the confusion table (default: the threshold of best"
+                        " card F1 on the first synthetic set, then used for every other set)")
     p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
     p.add_argument("--no-map", action="store_true", help="skip the Ultralytics val (mAP) pass")
     p.add_argument("--write-card", action="store_true",
@@ -45,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         imgsz = int(size) if size else args.imgsz
         res = evaluate_synthetic(weights, data, imgsz=imgsz, conf=args.conf, limit=args.limit,
                                  with_map=not args.no_map)
+        if args.conf is None:
+            args.conf = res["conf"]  # chosen on held-out synthetic designs, then fixed
         name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
         results[name] = res
         print(summarise(name, res), flush=True)
