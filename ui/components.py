@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from . import state, views
 from .cards_img import cards_row, font
-from .i18n import tr
+from .i18n import game_title, tr
 from .model import TableLog, check_cards
 from .table_img import table_image
 
@@ -401,7 +401,7 @@ def history(lines: list[str], result: JudgeResult, lang: str) -> None:
         return
     st.markdown(f"**{tr('score.history', lang)}**")
     df = pd.DataFrame([{
-        tr("score.deal_col", lang): r["deal"], tr("score.game_col", lang): r["game"],
+        tr("score.deal_col", lang): r["deal"], tr("score.game_col", lang): game_title(r["game"], lang),
         tr("score.outcome_col", lang): r["outcome"],
         tr("panel.faults", lang): r["faults"]} for r in rows])
     st.dataframe(df, hide_index=True, width="stretch")

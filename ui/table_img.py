@@ -12,6 +12,7 @@ import math
 from PIL import Image, ImageDraw
 
 from .cards_img import cards_row, font, font_path
+from .i18n import game_title
 from .views import DealView
 
 TEAM_COLORS = ((52, 120, 246), (245, 140, 30))
@@ -67,6 +68,5 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
             img.alpha_composite(row, (int(ix - row.width / 2), int(iy - row.height / 2)))
         elif sv.passed:
             _text(d, (ix, iy), "不要" if lang == "zh" else "pass", 18, (230, 230, 230, 255))
-    title = view.game
-    _text(d, (w / 2, h / 2), title, 16, (200, 230, 200, 255))
+    _text(d, (w / 2, h / 2), game_title(view.game, lang), 18, (200, 230, 200, 255))
     return img

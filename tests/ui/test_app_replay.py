@@ -215,5 +215,5 @@ def test_match_history_lists_every_deal_of_the_log(app, ui, tmp_path) -> None:
     first, second = ui.simulated_lines(seed=3), ui.simulated_lines(seed=4)
     at = app(mode="log", log=str(ui.write_log(tmp_path / "match.jsonl", first + second)))
     table = next(df for df in at.dataframe if "结果" in list(df.value.columns))
-    assert list(table.value["局"]) == [1, 2] and list(table.value["游戏"]) == ["guafeng-zibo", "guafeng-zibo"]
+    assert list(table.value["局"]) == [1, 2] and list(table.value["游戏"]) == ["刮风 · 淄博", "刮风 · 淄博"]
     assert all("最终得分" in outcome for outcome in table.value["结果"])  # both deals were played out
