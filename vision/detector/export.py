@@ -178,5 +178,23 @@ def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray]
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(onnx_path), str(pre))
         quantize_static(str(pre), str(out), _Reader(), quant_format=QuantFormat.QDQ,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+                        nodes_to_exclude=_head_decoding_nodes(pre))
     return out
+
+
+def _head_decoding_nodes(onnx_path: Path) -> list[str]:
+    """The detection head's decoding nodes, kept in float.
+
+    The head ends in one tensor that concatenates box coordinates (pixels, up to 1280) with
+    class scores (0..1): quantised per tensor to 8 bits, every score would round to 0.  Its
+    convolutions stay INT8; the box decoding (DFL softmax, anchors, strides), the score
+    sigmoid and the final concatenation stay float.
+    """
+    import onnx
+
+    graph = onnx.load(str(onnx_path), load_external_data=False).graph
+    output = graph.output[0].name
+    producer = next(n for n in graph.node if output in n.output)
+    prefix = producer.name.rsplit("/", 1)[0] + "/"  # e.g. "/model.23/"
+    return [n.name for n in graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]
