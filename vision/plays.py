@@ -43,7 +43,7 @@ class SegmenterSettings:
     min_hits: int = 3
     match_mm: float = 16.0  # a corner within this of a known corner is the same card
     track_mm: float = 45.0  # candidates may move this far between frames (sliding in)
-    move_mm: float = 6.0  # a candidate that moves more than this is not at rest
+    move_mm: float = 10.0  # a candidate that moves more than this is not at rest (detector jitter stays below)
     code_penalty_mm: float = 30.0  # matching prefers the same code by this much
     misread_mm: float = 7.0  # another code this close to a reported card is a misread of it
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
@@ -259,6 +259,9 @@ class ZoneTracker:
                 tr.seen_since_still = 0
                 tr.frames_since_still = 0
                 tr.sightings.clear()
+                # while cards slide, neighbours can swap tracks: only votes at rest count
+                tr.votes.clear()
+                tr.counts.clear()
                 tr.points = list(det.points)
             tr.votes[det.card] += det.conf
             tr.counts[det.card] += 1
@@ -436,8 +439,9 @@ class ZoneTracker:
 
         Within a zone: every new card has a reported card of the same code in this zone
         that has not been seen since the new one appeared (a player straightening or
-        pushing their cards).  Across zones: the new cards are two or more cards of one
-        other zone that vanished there just before (a trick pushed into the centre).
+        pushing their cards).  Into the shared pile: the new cards are (nearly) all the
+        cards, two or more, of one other zone that vanished there just before (a trick
+        pushed into the centre).
         The old cards are forgotten where they were; the new ones stay as reported.
         """
         since = min(tr.first_seen for tr in cands) - 0.05
@@ -455,15 +459,16 @@ class ZoneTracker:
                 gone = {h.id for h in hits}
                 self.tracks = [tr for tr in self.tracks if tr.id not in gone]
                 return True
-        if len(codes) < 2:
-            return False
+        if len(codes) < 2 or self.seat is not None:
+            return False  # only the shared pile receives cards pushed from elsewhere
         for peer in self.peers:
             if peer is self:
                 continue
             pools: list[list[Track]] = [[tr for tr in peer.tracks if tr.committed and tr.last_seen < since]]
             pools += [trs for tc, trs in peer.cleared if t - tc <= self.s.restore_s]
             for pool in pools:
-                if not pool or Counter(codes) - Counter(tr.code for tr in pool):
+                # the new cards are (nearly) all of what vanished there, not a few of many
+                if not pool or Counter(codes) - Counter(tr.code for tr in pool) or len(codes) < 0.7 * len(pool):
                     continue
                 # the cards came from there: forget them there
                 gone = set()
