@@ -314,5 +314,16 @@ def open_source(*, camera: int | None = None, video: str | None = None, url: str
     assert url is not None
     if "://" not in url:
         raise SourceError("capture.bad_args", f"{url!r} is not a stream URL (rtsp://, http://, https://)")
-    return LatestFrameReader(lambda: cv2.VideoCapture(url), url.split("@")[-1], stall_s=stall_s,
+    return LatestFrameReader(lambda: open_stream(url, stall_s), url.split("@")[-1], stall_s=stall_s,
                              max_retries=max_retries, on_status=on_status).start()
+
+
+def open_stream(url: str, stall_s: float = 3.0) -> cv2.VideoCapture:
+    """A network stream whose opening and reading give up after a timeout, so a stalled
+    stream makes ``read`` fail (and the reader reconnect) instead of blocking for ever."""
+    ms = int(max(stall_s, 0.5) * 1000)
+    try:
+        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, max(ms, 5000), cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms]
+        return cv2.VideoCapture(url, cv2.CAP_FFMPEG, params)
+    except (AttributeError, cv2.error):
+        return cv2.VideoCapture(url)

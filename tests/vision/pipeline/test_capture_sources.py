@@ -134,3 +134,58 @@ def test_image_folder_in_name_order(tmp_path):
     assert frames[2].t == pytest.approx(1.0)
     with pytest.raises(SourceError):
         ImageFolderSource(str(tmp_path / "missing"))
+
+
+def test_a_stalled_http_stream_is_reopened(tmp_path):
+    """A real MJPEG-over-HTTP stream (served here) that stalls after 8 frames."""
+    import http.server
+    import socketserver
+
+    from cardref.vision.capture import open_stream
+
+    conns = [0]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            conns[0] += 1
+            first = conns[0] == 1
+            self.send_response(200)
+            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+            self.end_headers()
+            for i in range(200):
+                if first and i == 8:
+                    time.sleep(6)  # the stream stalls
+                    return
+                ok, buf = cv2.imencode(".jpg", np.full((48, 64, 3), i % 255, np.uint8))
+                try:
+                    self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                                     + str(len(buf)).encode() + b"\r\n\r\n" + buf.tobytes() + b"\r\n")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.04)
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    statuses: list[str] = []
+    reader = LatestFrameReader(lambda: open_stream(url, 1.0), "mjpeg", stall_s=1.0, retry_s=0.2, max_retries=5,
+                               on_status=lambda st, m: statuses.append(st.value)).start()
+    got = 0
+    t0 = time.monotonic()
+    try:
+        for _frame in reader.frames():
+            got += 1
+            if got >= 20 or time.monotonic() - t0 > 20:
+                break
+    finally:
+        reader.close()
+        server.shutdown()
+    assert got >= 20 and conns[0] >= 2
+    assert statuses.index("reconnecting") > statuses.index("live")
