@@ -45,6 +45,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                        "No deal yet: choose the game in Setup and start a deal."),
     "banner.store_failed": ("赛事记录库打不开（{detail}）：事件只写入日志文件。",
                             "The recorder's store cannot be opened ({detail}): events go to the log file only."),
+    "banner.write_failed": ("事件没能写入：{detail}（仍保存在内存中，画面照常）",
+                            "An event could not be written: {detail} (it is kept in memory; the table goes on)"),
     "banner.store_missing": ("赛事记录模块尚未安装。", "The tournament recorder is not installed."),
     # referee panel
     "panel.title": ("裁判面板", "Referee panel"),

@@ -206,6 +206,24 @@ class LiveRunner:
             for k, v in kw.items():
                 setattr(self._status, k, v)
 
+    def _write(self, out: FrameOutput) -> int:
+        """Append the frame's events (and corrections of plays read again) to the log."""
+        assert self.log is not None
+        n = 0
+        for ev in out.events:
+            ev = dict(ev)
+            play_id = ev.pop("_play", None)
+            i = self.log.append(ev)
+            if play_id is not None:
+                self._lines_of[play_id] = i
+            n += 1
+        for play_id, fix in out.revisions:
+            ref = self._lines_of.get(play_id)
+            if ref is not None:
+                self.log.append({**fix, "ref": ref})
+                n += 1
+        return n
+
     def _open_source(self) -> FrameSource | None:
         try:
             return self._open()
@@ -249,18 +267,10 @@ class LiveRunner:
                 self._set(error=f"pipeline: {exc}")
             n_events = 0
             if self.log is not None:
-                for ev in out.events:
-                    ev = dict(ev)
-                    play_id = ev.pop("_play", None)
-                    i = self.log.append(ev)
-                    if play_id is not None:
-                        self._lines_of[play_id] = i
-                    n_events += 1
-                for play_id, fix in out.revisions:
-                    ref = self._lines_of.get(play_id)
-                    if ref is not None:
-                        self.log.append({**fix, "ref": ref})
-                        n_events += 1
+                try:
+                    n_events = self._write(out)
+                except Exception as exc:  # the log is kept in memory still; the page says what failed
+                    self._set(error=f"log: {exc}")
             if prev is not None:
                 dt = max(1e-6, now - prev)
                 ema = 1 / dt if ema == 0 else 0.9 * ema + 0.1 / dt

@@ -50,14 +50,23 @@ class JsonlSink:
 
 
 class TeeSink:
-    """Writes each line to several sinks (the JSONL file and the recorder's store)."""
+    """Writes each line to several sinks (the JSONL file and the recorder's store).  A sink
+    that fails does not stop the others; its last error is kept in ``errors`` for a banner."""
 
     def __init__(self, *sinks: LogSink) -> None:
         self.sinks = [s for s in sinks if s is not None]
+        self.errors: dict[str, str] = {}
 
     def write_line(self, text: str) -> None:
+        failed = 0
         for sink in self.sinks:
-            sink.write_line(text)
+            try:
+                sink.write_line(text)
+            except Exception as exc:  # keep writing to the others; say so on the page
+                failed += 1
+                self.errors[type(sink).__name__] = f"{type(exc).__name__}: {exc}"[:200]
+        if self.sinks and failed == len(self.sinks):
+            raise OSError("the event could not be written anywhere: " + "; ".join(self.errors.values()))
 
 
 class LogOpenError(Exception):
@@ -88,6 +97,7 @@ class TableLog:
         self._lock = threading.RLock()
         self._cache: dict[int, JudgeResult] = {}
         self.version = 0
+        self.sink_error: str | None = None
         self._live: LiveJudge | None = None
         self._live_result: JudgeResult | None = None
         self._fed = 0
@@ -122,8 +132,19 @@ class TableLog:
             self.version += 1
             i = len(self.lines) - 1
         if self.sink is not None:
-            self.sink.write_line(text)
+            try:
+                self.sink.write_line(text)
+            except Exception as exc:  # kept in memory; the page shows the problem until it clears
+                self.sink_error = f"{type(exc).__name__}: {exc}"[:300]
+            else:
+                self.sink_error = None
         return i
+
+    def write_problems(self) -> list[str]:
+        """What could not be written where (a failing store, a full disk …), for a banner."""
+        out = [self.sink_error] if self.sink_error else []
+        out += [f"{name}: {err}" for name, err in getattr(self.sink, "errors", {}).items()]
+        return list(dict.fromkeys(out))
 
     @property
     def lock(self) -> threading.RLock:

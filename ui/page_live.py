@@ -43,7 +43,8 @@ def picture(table: state.LiveTable) -> None:
 def panel(table: state.LiveTable) -> None:
     lang = state.lang()
     b = bundle(table.log, lang)
-    C.banners(views.log_banners(b.lines, b.result, lang))
+    problems = [views.Banner("error", tr("banner.write_failed", lang, detail=p)) for p in table.log.write_problems()]
+    C.banners(problems + views.log_banners(b.lines, b.result, lang))
     names = b.dv.names if b.dv else []
     st.markdown(f"### {tr('panel.title', lang)}")
     C.faults_panel(b.rows, names, lang)

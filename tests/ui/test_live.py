@@ -219,3 +219,20 @@ def test_a_play_read_again_becomes_a_correction_of_its_own_line() -> None:
 
     assert _json.loads(log.lines[1]) == {"type": "play", "seat": 0, "cards": ["5S"]}
     assert _json.loads(log.lines[2]) == {"type": "correct", "cards": ["5S", "5S"], "who": "camera", "ref": 1}
+
+
+def test_a_failing_store_does_not_stop_the_table(tmp_path) -> None:
+    from cardref.ui.model import JsonlSink, TeeSink
+
+    class BrokenStore:
+        def write_line(self, text: str) -> None:
+            raise RuntimeError("database is locked")
+
+    log = TableLog(sink=TeeSink(JsonlSink(tmp_path / "t.jsonl"), BrokenStore()))
+    runner = LiveRunner(lambda: FakeCamera(10, is_file=True), FakePipeline(), log).start()
+    assert _wait(lambda: runner.snapshot()[1].state == "ended")
+    runner.stop()
+    assert len(log) == 2 and len((tmp_path / "t.jsonl").read_text().splitlines()) == 2
+    assert any("database is locked" in p for p in log.write_problems())
+    nowhere = TableLog(sink=TeeSink(BrokenStore()))
+    assert nowhere.append({"type": "pass", "seat": 1}) == 0 and "written anywhere" in nowhere.write_problems()[0]
