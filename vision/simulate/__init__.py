@@ -65,8 +65,9 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
     deal = simulate_events(game, seed, illegal=illegal, use_engine=use_engine)
     layout = default_layout(GAME_SEATS[game])
     rng = random.Random(seed * 7919 + 1)
-    timeline = build_timeline(deal.events, layout, rng, timing=timing, max_plays=max_plays, pile=pile)
     faces = FaceSet(design, seed, split=split)
+    timeline = build_timeline(deal.events, layout, rng, timing=timing, max_plays=max_plays, pile=pile,
+                              index_mm=faces.index_mm)
     renderer = TableRenderer(timeline, layout, faces, seed=seed, style=style)
     save_calibration(renderer.calibration(), str(out / "calibration.json"))
     with open(out / "truth.jsonl", "w", encoding="utf-8") as fh:

@@ -109,5 +109,12 @@ class FaceSet:
     def image(self, code: str) -> np.ndarray:
         return self._get(code)[0]
 
+    def index_mm(self, code: str, card_w_mm: float = 63.0) -> float:
+        """How far the top-left index reaches into the card from its left edge, in mm."""
+        img, boxes = self._get(code)
+        w = img.shape[1]
+        left = [b for b in boxes if b[2] <= 0.4 * w and b[3] <= 0.4 * img.shape[0]]
+        return max((b[2] for b in left), default=0.2 * w) / w * card_w_mm
+
     def corner_boxes(self, code: str) -> list[tuple[int, int, int, int]]:
         return [tuple(b) for b in self._get(code)[1]]  # type: ignore[misc]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardref.engine.events import AnyEvent, PassEvent, PlayEvent
@@ -147,11 +148,14 @@ def _edge_point(layout: SeatLayout, zone: Zone, dist: float) -> tuple[float, flo
 
 def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Random, *,
                    timing: Timing | None = None, max_plays: int | None = None,
-                   collect: str = "auto", pile: bool = False) -> Timeline:
+                   collect: str = "auto", pile: bool = False,
+                   index_mm: Callable[[str], float] | None = None) -> Timeline:
     """Lay out ``events`` in time.  ``collect``: ``"trick"`` (sweep every ``seats`` plays),
     ``"round"`` (sweep when a round of 够级 ends), ``"auto"`` (by seat count).  With
     ``pile`` every play goes onto the shared centre pile (as many 够级 tables do), pushed
-    in from the player's side and overlapping what is already there."""
+    in from the player's side and overlapping what is already there.  ``index_mm(code)``:
+    how far (mm) the top-left index of a face reaches into the card, so a fan is spread
+    wide enough for every index to show, as players do."""
     if pile and layout.pile is None:
         raise ValueError("this layout has no centre pile")
     tm = timing or Timing()
@@ -201,7 +205,10 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
             shift_in = shift_al = 0.0
             slide_mm = 170.0
         n = len(play.cards)
-        width = CARD_W_MM + FAN_STEP_MM * (n - 1)
+        step = FAN_STEP_MM
+        if index_mm is not None and n > 1:
+            step = max(step, max(index_mm(c.code) for c in play.cards[:-1]) + 4.0)
+        width = CARD_W_MM + step * (n - 1)
         base_x = cx + inward[0] * shift_in + along[0] * shift_al + rng.uniform(-6, 6)
         base_y = cy + inward[1] * shift_in + along[1] * shift_al + rng.uniform(-6, 6)
         base_ang = zone.facing + rng.uniform(-6, 6)
@@ -209,7 +216,7 @@ def build_timeline(events: list[AnyEvent], layout: SeatLayout, rng: random.Rando
         t_rest = t_start + tm.slide
         ids = []
         for j, card in enumerate(play.cards):
-            off = -width / 2 + CARD_W_MM / 2 + FAN_STEP_MM * j
+            off = -width / 2 + CARD_W_MM / 2 + step * j
             rx = base_x + along[0] * off + rng.uniform(-1.5, 1.5)
             ry = base_y + along[1] * off + rng.uniform(-1.5, 1.5)
             ang = base_ang + rng.uniform(-2, 2)
