@@ -209,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
             feed(ev)
     rc = 0
     lines_of: dict[int, int] = {}  # play id -> its log line (for corrections)
+    failures = 0
     waited_since = time.monotonic()
     t_start = time.monotonic()
     try:
@@ -217,10 +218,20 @@ def run(args: argparse.Namespace) -> int:
                 continue
             try:
                 result = pipeline.process(frame)
+                failures = 0
             except CalibrationError as exc:
                 _err(f"{exc} [{exc.code}]")
                 rc = 2
                 break
+            except Exception as exc:  # a detector failing on a frame must not lose the log
+                failures += 1
+                if failures == 1:
+                    _err(f"frame {frame.index} could not be processed ({type(exc).__name__}: {exc}); skipping it")
+                if failures >= 50:
+                    _err(f"50 frames in a row failed; stopping. The log so far is kept in {args.out}")
+                    rc = 3
+                    break
+                continue
             if pipeline.calibration is None:
                 if time.monotonic() - waited_since > args.calibrate_timeout and frame.t > 1.0:
                     err = pipeline.last_calibration_error

@@ -147,3 +147,24 @@ def test_markers_sheet(tmp_path):
     side = np.linalg.norm(found[0][1] - found[0][0])
     assert abs(side - 50 / 25.4 * 150) < 3  # printed size in pixels at 150 dpi
     assert (tmp_path / "sheet.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_a_detector_failing_on_frames_never_loses_the_log(clip, tmp_path, monkeypatch, capsys):
+    from cardref.vision.simulate import oracle
+
+    calls = [0]
+    real = oracle.OracleDetector.detect_indexed
+
+    def flaky(self, frame, index):
+        calls[0] += 1
+        if index % 7 == 3:
+            raise RuntimeError("inference failed")
+        return real(self, frame, index)
+
+    monkeypatch.setattr(oracle.OracleDetector, "detect_indexed", flaky)
+    log = tmp_path / "log.jsonl"
+    rc = main(["watch", "--video", str(clip / "video.mp4"), "--game", "guafeng-zibo", "--detector", "oracle",
+               "--out", str(log), "--quiet"])
+    assert rc == 0 and calls[0] > 50
+    assert "could not be processed" in capsys.readouterr().err
+    assert len(_plays(log)) == 5
