@@ -92,9 +92,9 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
-             realtime: bool = False) -> DealScore:
+             realtime: bool = False, tune: list[str] | None = None) -> DealScore:
     from cardref.vision.capture import VideoFileSource
-    from cardref.vision.plays import SegmenterSettings
+    from cardref.vision.plays import SegmenterSettings, tuned
     from cardref.vision.simulate import simulate_to_dir
     from cardref.vision.watch import Pipeline
 
@@ -108,7 +108,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     else:
         detector = _model_detector(model, backend)
     source = VideoFileSource(str(out / "video.mp4"))
-    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=SegmenterSettings(settle_s=settle), tiles=tiles)
+    settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
+    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
     produced = []
     revised = 0
     clock = 0.0  # --realtime: the video time at which the pipeline is free again
@@ -279,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settle", type=float, default=0.5)
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
+    ap.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
+                    help="a play-segmenter setting (see cardref watch --tune); repeatable")
     ap.add_argument("--realtime", action="store_true",
                     help="play the video at its own speed: frames that arrive while the pipeline is busy are "
                          "skipped, as with a live camera, and latency includes the waiting")
@@ -294,6 +297,13 @@ def main(argv: list[str] | None = None) -> int:
     bad = [g for g in games if g not in GAME_SEATS]
     if bad:
         print(f"cardref bench e2e: unknown game(s) {', '.join(bad)}", file=sys.stderr)
+        return 2
+    try:
+        from cardref.vision.plays import SegmenterSettings, tuned
+
+        tuned(SegmenterSettings(), args.tune)
+    except ValueError as exc:
+        print(f"cardref bench e2e: {exc}", file=sys.stderr)
         return 2
     if args.detector == "model":
         try:
@@ -320,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
-                             stride=args.stride, split=split, realtime=args.realtime)
+                             stride=args.stride, split=split, realtime=args.realtime, tune=args.tune)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "

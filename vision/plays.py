@@ -26,6 +26,7 @@ not reported again.  Low-confidence plays are reported with ``confirm=True``.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -55,6 +56,22 @@ class SegmenterSettings:
     revise_share: float = 0.75  # … agree this strongly on another code
     confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
     zone_tolerance_mm: float = 40.0
+
+
+def tuned(settings: SegmenterSettings, pairs: list[str]) -> SegmenterSettings:
+    """``settings`` with ``KEY=VALUE`` overrides (e.g. ``min_hits=2``); raises ValueError."""
+    fields = {f.name: f.type for f in dataclasses.fields(SegmenterSettings)}
+    changes: dict[str, float | int] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or key not in fields:
+            raise ValueError(f"bad setting {pair!r}; settings are: {', '.join(fields)}")
+        try:
+            changes[key] = int(value) if fields[key] in ("int", int) else float(value)
+        except ValueError:
+            raise ValueError(f"setting {key} needs a number, got {value!r}") from None
+    return dataclasses.replace(settings, **changes)
 
 
 @dataclass

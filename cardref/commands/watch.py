@@ -39,6 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "overlapping parts (more pixels per card, 2-4x the time)")
     p.add_argument("--stride", type=int, default=1, help="files: process every Nth frame (live sources skip by themselves)")
     p.add_argument("--settle", type=float, default=0.5, help="seconds new cards must stay put to be a play (0.5)")
+    p.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
+                   help="a play-segmenter setting (e.g. min_hits=2, clear_s=1.0); repeatable")
     p.add_argument("--append", action="store_true", help="append to an existing log instead of refusing")
     p.add_argument("--force", action="store_true", help="overwrite an existing log")
     p.add_argument("--calibrate-timeout", type=float, default=10.0,
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         save_calibration,
     )
     from cardref.vision.capture import SourceError, open_source
-    from cardref.vision.plays import SegmenterSettings
+    from cardref.vision.plays import SegmenterSettings, tuned
     from cardref.vision.watch import (
         LogWriter,
         Pipeline,
@@ -162,7 +164,12 @@ def run(args: argparse.Namespace) -> int:
             _err(f"{exc} [{exc.code}]")
             source.close()
             return 2
-    settings = SegmenterSettings(settle_s=args.settle)
+    try:
+        settings = tuned(SegmenterSettings(settle_s=args.settle), args.tune)
+    except ValueError as exc:
+        _err(str(exc))
+        source.close()
+        return 2
     try:
         pipeline = Pipeline(detector, seats, calibration, settings=settings, table_mm=table_mm, tiles=args.tiles)
     except CalibrationError as exc:

@@ -298,3 +298,16 @@ def test_a_card_of_the_play_read_late_joins_that_play():
         revs.extend(seg.pop_revisions())
     assert [sorted(p.cards) for p in plays] == [["3H", "5H"]]
     assert [(r.play, sorted(r.cards)) for r in revs] == [(plays[0].play, ["3H", "4H", "5H"])]
+
+
+def test_settings_can_be_tuned_by_name():
+    from cardref.vision.plays import tuned
+
+    s = tuned(SegmenterSettings(), ["min_hits=2", "clear_s=1.5"])
+    assert s.min_hits == 2 and isinstance(s.min_hits, int) and s.clear_s == 1.5
+    for bad in (["nope=1"], ["min_hits"], ["settle_s=fast"]):
+        try:
+            tuned(SegmenterSettings(), bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
