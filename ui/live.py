@@ -150,13 +150,13 @@ class LiveRunner:
         per frame; a frame already drawn is shared by every screen watching."""
         with self._lock:
             st = LiveStatus(**{k: getattr(self._status, k) for k in LiveStatus.__dataclass_fields__})
-            last = self._last_frame_at
+            last, busy = self._last_frame_at, self._processing
             frame, out, no = self._frame, self._out, self._frame_no
             drawn, drawn_no = self._drawn, self._drawn_no
         if st.state in ("running", "lost"):
             st.since_frame = max(0.0, self.clock() - last)
-            if st.state == "running" and st.since_frame > self.lost_after:
-                st.state = "lost"
+            if st.state == "running" and st.since_frame > self.lost_after and not busy:
+                st.state = "lost"  # the camera gave nothing (a slow pipeline on a frame is not that)
         if frame is None or not self.draw:
             return frame, st
         if drawn is not None and drawn_no == no:
@@ -200,6 +200,7 @@ class LiveRunner:
 
     # ---- the loop ------------------------------------------------------------------------
     _last_frame_at = 0.0
+    _processing = False
 
     def _set(self, **kw: Any) -> None:
         with self._lock:
@@ -260,11 +261,16 @@ class LiveRunner:
                 self._stop.wait(0.01)
                 continue
             t = now - self._t0
+            with self._lock:
+                self._last_frame_at, self._processing = now, True
             try:
                 out = self.pipeline.process(frame, t)
             except Exception as exc:  # one bad frame must not stop the table
                 out = FrameOutput()
                 self._set(error=f"pipeline: {exc}")
+            finally:
+                with self._lock:
+                    self._processing = False
             n_events = 0
             if self.log is not None:
                 try:
@@ -279,7 +285,6 @@ class LiveRunner:
                 self._frame = frame
                 self._out = out
                 self._frame_no += 1
-                self._last_frame_at = now
                 self._status.state = "running"
                 self._status.frames += 1
                 self._status.events += n_events

@@ -44,8 +44,9 @@ def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
     from cardref.engine.events import GAME_SEATS
 
     header = cfg.header
-    if not header and cfg.mode == "video" and cfg.video and Path(cfg.video).with_name("truth.jsonl").is_file():
-        header = str(Path(cfg.video).with_name("truth.jsonl"))
+    if not header and cfg.mode == "video" and cfg.video:  # cardref simulate's truth, or the demo's log
+        header = next((str(Path(cfg.video).with_name(n)) for n in ("truth.jsonl", "table.jsonl")
+                       if Path(cfg.video).with_name(n).is_file()), None)
     out: list[dict[str, Any]] = []
     if header:
         try:

@@ -70,9 +70,9 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
             return None, "--deal must be a JSON object"
     if args.header and not Path(args.header).is_file():
         return None, f"no such header log: {args.header}"
-    beside = Path(args.video).with_name("truth.jsonl") if args.video else None
+    beside = [Path(args.video).with_name(n) for n in ("truth.jsonl", "table.jsonl")] if args.video else []
     if (args.camera is not None or args.video) and not args.game and not args.header \
-            and not (beside is not None and beside.is_file()):
+            and not any(b.is_file() for b in beside):
         return None, "watching a table needs its game: --game gouji-yucheng (or guafeng-zibo, …) or --header LOG"
     if args.camera is not None:
         mode = "camera"

@@ -236,3 +236,18 @@ def test_a_failing_store_does_not_stop_the_table(tmp_path) -> None:
     assert any("database is locked" in p for p in log.write_problems())
     nowhere = TableLog(sink=TeeSink(BrokenStore()))
     assert nowhere.append({"type": "pass", "seat": 1}) == 0 and "written anywhere" in nowhere.write_problems()[0]
+
+
+def test_a_slow_frame_is_not_a_lost_camera() -> None:
+    class Slow(FakePipeline):
+        def process(self, frame: np.ndarray, t: float) -> FrameOutput:
+            self.n += 1
+            if self.n == 2:
+                time.sleep(0.6)  # a first inference, a model loading …
+            return FrameOutput()
+
+    runner = LiveRunner(lambda: FakeCamera(1000), Slow(), None, lost_after=0.2).start()
+    assert _wait(lambda: runner.snapshot()[1].frames == 1)
+    time.sleep(0.4)  # frame 2 is being processed, longer than lost_after
+    assert runner.snapshot()[1].state == "running"
+    runner.stop()
