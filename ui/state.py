@@ -95,7 +95,7 @@ def _store_sink(cfg: UiConfig, table_id: str) -> tuple[LogSink | None, str | Non
         return None, str(exc)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner="正在打开摄像头和识别模型 / opening the camera and the recognition model …")
 def live_table(cfg_json: str) -> LiveTable:
     """Started once per server for one configuration (``cfg_json`` is the cache key)."""
     import json
