@@ -27,6 +27,13 @@ else:
     st.sidebar.caption(tr("source.demo" if cfg.mode == "demo" else "source.log", lang)
                        + f": {st.session_state.get('replay_name') or '—'}")
 
+if cfg.pin:
+    if state.locked():
+        st.sidebar.caption(":material/lock: " + tr("pin.locked", lang))
+    elif st.sidebar.button(tr("pin.lock", lang), key="pin_lock", icon=":material/lock:"):
+        st.session_state["unlocked"] = False
+        st.rerun()
+
 pages = [
     st.Page("screens/live_page.py", title=tr("page.live", lang), icon=":material/videocam:", url_path="live", default=cfg.live),
     st.Page("screens/replay_page.py", title=tr("page.replay", lang), icon=":material/replay:", url_path="replay", default=not cfg.live),

@@ -96,6 +96,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "pin.locked": ("更正已锁定：请输入裁判长密码。", "Corrections are locked: enter the director PIN."),
     "pin.wrong": ("密码不对。", "Wrong PIN."),
     "pin.unlock": ("解锁", "Unlock"),
+    "pin.lock": ("锁定更正", "Lock corrections"),
     # table and trick
     "table.title": ("牌桌（俯视）", "The table from above"),
     "table.trick": ("当前一轮", "Current trick"),

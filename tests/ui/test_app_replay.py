@@ -217,3 +217,14 @@ def test_match_history_lists_every_deal_of_the_log(app, ui, tmp_path) -> None:
     table = next(df for df in at.dataframe if "结果" in list(df.value.columns))
     assert list(table.value["局"]) == [1, 2] and list(table.value["游戏"]) == ["刮风 · 淄博", "刮风 · 淄博"]
     assert all("最终得分" in outcome for outcome in table.value["结果"])  # both deals were played out
+
+
+def test_the_director_locks_again_from_the_sidebar(app, ui) -> None:
+    at = app(mode="demo", pin="2468")
+    at.button(key="rp_last").click().run()
+    at.text_input(key="rp_pin").input("2468")
+    at.button(key="rp_unlock").click().run()
+    assert at.session_state["unlocked"] is True
+    at.button(key="pin_lock").click().run()
+    assert at.session_state["unlocked"] is False
+    assert next(b for b in at.button if "追加更正" in str(b.label)).disabled
