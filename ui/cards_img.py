@@ -57,6 +57,14 @@ def font(size: int, cjk: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Ima
     return ImageFont.load_default()
 
 
+def drawable(text: str, fallback: str) -> str:
+    """``text`` when this machine has a font for it, else ``fallback`` (Chinese names need a
+    CJK font such as fonts-wqy-microhei; without one they would be drawn as boxes)."""
+    if text.isascii() or font_path(True) is not None:
+        return text
+    return fallback
+
+
 def _split(code: str) -> tuple[str, str | None]:
     if code in ("SJ", "BJ"):
         return code, None

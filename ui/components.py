@@ -13,7 +13,7 @@ from cardref.engine.judge import JudgeResult
 from PIL import Image, ImageDraw
 
 from . import state, views
-from .cards_img import cards_row, font
+from .cards_img import cards_row, drawable, font
 from .i18n import game_title, tr
 from .model import TableLog, check_cards
 from .table_img import table_image
@@ -243,7 +243,7 @@ def trick_picture(dv: views.DealView, lang: str) -> Image.Image | None:
     winning = dv.state.get("winning")
 
     def label(s: int) -> str:
-        name = dv.names[s] if 0 <= s < len(dv.names) else str(s)
+        name = drawable(dv.names[s], f"S{s}") if 0 <= s < len(dv.names) else str(s)
         return f"★ {name}" if winning == s else name
 
     rows = [(label(s), cards_row(c, height=96, overlap=0.55, marks=[ok])) for s, c, ok in dv.trick]
@@ -279,7 +279,7 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
         for s, cards, ok in t.plays:
             row = cards_row(cards, height=card_h, overlap=0.6, marks=[ok], max_width=200)
             img.alpha_composite(row, (x, y + 2))
-            label = names[s] if isinstance(s, int) and 0 <= s < len(names) else str(s)
+            label = drawable(names[s], f"S{s}") if isinstance(s, int) and 0 <= s < len(names) else str(s)
             if t.winner == s:
                 label = "★ " + label
             d.text((x, y + card_h + 4), label[:12], font=f, fill=(60, 60, 60, 255))

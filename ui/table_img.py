@@ -11,7 +11,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from .cards_img import cards_row, font, font_path
+from .cards_img import cards_row, drawable, font, font_path
 from .i18n import game_title
 from .views import DealView
 
@@ -49,7 +49,7 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
         color = TEAM_COLORS[sv.team]
         # the seat's badge, outside the felt edge
         bx, by = x + math.cos(a) * 40, y + math.sin(a) * 30
-        label = sv.name
+        label = drawable(sv.name, f"S{sv.seat}")
         if sv.out_place:
             label += f" · {sv.out_place}"
         bw = max(90, 12 * len(label) + 20)
@@ -67,6 +67,6 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
             row = cards_row(sv.last, height=card_h, overlap=0.62, marks=[sv.last_ok], max_width=int(w * 0.3))
             img.alpha_composite(row, (int(ix - row.width / 2), int(iy - row.height / 2)))
         elif sv.passed:
-            _text(d, (ix, iy), "不要" if lang == "zh" else "pass", 18, (230, 230, 230, 255))
-    _text(d, (w / 2, h / 2), game_title(view.game, lang), 18, (200, 230, 200, 255))
+            _text(d, (ix, iy), drawable("不要", "pass") if lang == "zh" else "pass", 18, (230, 230, 230, 255))
+    _text(d, (w / 2, h / 2), drawable(game_title(view.game, lang), view.game), 18, (200, 230, 200, 255))
     return img

@@ -152,3 +152,8 @@ def test_gouji_round_starts_when_a_seat_plays_after_itself() -> None:
         (0, ["5S"]), (1, ["7S"]), (3, ["9C"]), (3, ["6H", "6H"]), (4, ["8D", "8D"])]]
     dv = views.deal_view(lines, _judged(lines))
     assert [(s, c) for s, c, _ in dv.trick] == [(3, ["6H", "6H"]), (4, ["8D", "8D"])]
+
+
+def test_without_a_chinese_font_names_are_drawn_as_seat_numbers(monkeypatch) -> None:
+    monkeypatch.setattr(cards_img, "font_path", lambda cjk=False: None if cjk else "/nonexistent")
+    assert cards_img.drawable("老张", "S0") == "S0" and cards_img.drawable("Ann", "S0") == "Ann"
