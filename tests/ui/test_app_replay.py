@@ -228,3 +228,17 @@ def test_the_director_locks_again_from_the_sidebar(app, ui) -> None:
     at.button(key="pin_lock").click().run()
     assert at.session_state["unlocked"] is False
     assert next(b for b in at.button if "追加更正" in str(b.label)).disabled
+
+
+def test_calibration_from_the_markers_found_is_saved(app, ui, tmp_path) -> None:
+    target = tmp_path / "cal.json"
+    at = app(mode="demo", calibration=str(target))
+    at.switch_page("screens/setup_page.py").run()
+    assert "[0, 1, 2, 3]" in ui.texts(at)  # the demo video shows all four table markers
+    at.button(key="su_cal_save").click().run()
+    from cardref.vision.calibration import load_calibration
+
+    cal = load_calibration(str(target))
+    assert cal.method == "manual" and cal.layout is not None and cal.layout.seats == 4
+    at.text_input(key="su_corners").input("1,1 2,2 3,3 4,4").run()  # three in a line: refused, said why
+    assert at.error and not at.exception
