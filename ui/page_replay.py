@@ -180,17 +180,17 @@ def body() -> None:
     st.session_state["cursor"] = k
 
     # ---- the timeline ----
-    c = st.columns([1, 1.3, 1.3, 1, 1.2, 2.2])
-    if c[0].button(tr("replay.first", lang), key="rp_first", icon=":material/first_page:"):
+    c = st.columns([1.3, 1.3, 1.3, 1.2, 1.7, 1.6])
+    if c[0].button(tr("replay.first", lang), key="rp_first", shortcut="Home", icon=":material/first_page:"):
         k = 0
-    if c[1].button(tr("replay.prev", lang), key="rp_prev", icon=":material/chevron_left:"):
+    if c[1].button(tr("replay.prev", lang), key="rp_prev", shortcut="Left", icon=":material/chevron_left:"):
         k = _step(stops, k, -1)
-    if c[2].button(tr("replay.next", lang), key="rp_next", icon=":material/chevron_right:"):
+    if c[2].button(tr("replay.next", lang), key="rp_next", shortcut="Right", icon=":material/chevron_right:"):
         k = _step(stops, k, +1)
-    if c[3].button(tr("replay.last", lang), key="rp_last", icon=":material/last_page:"):
+    if c[3].button(tr("replay.last", lang), key="rp_last", shortcut="End", icon=":material/last_page:"):
         k = n0
     playing = bool(st.session_state.get("playing"))
-    if c[4].button(tr("replay.pause", lang) if playing else tr("replay.play", lang), key="rp_play",
+    if c[4].button(tr("replay.pause", lang) if playing else tr("replay.play", lang), key="rp_play", shortcut="Space",
                     icon=":material/pause:" if playing else ":material/play_arrow:"):
         st.session_state["playing"] = not playing
         if not playing and k >= n0:
