@@ -33,7 +33,7 @@ def picture(table: state.LiveTable) -> None:
     jpeg, status = table.runner.snapshot_jpeg()
     if jpeg is not None:
         st.image(jpeg, width="stretch")
-    st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames))
+    st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames) + f" · {table.pipeline_name}")
     cfg, _ = state.config()
     now, want = st.session_state.get("lv_interval", cfg.refresh), refresh_interval(table, cfg.refresh)
     if status.frames > 30 and abs(want - now) > 0.3 * now:

@@ -33,6 +33,7 @@ class LiveTable:
     calibration: Any
     problems: list[tuple[str, str]] = field(default_factory=list)  # (i18n key, detail)
     pipeline_problem: str | None = None
+    pipeline_name: str = ""
 
 
 def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
@@ -143,7 +144,12 @@ def live_table(cfg_json: str) -> LiveTable:
 
     runner = LiveRunner(open_source, pipeline, log, calibration=calibration, names=cfg.names)
     runner.start()
-    return LiveTable(log, runner, calibration, problems, pipe_problem)
+    inner = getattr(pipeline, "inner", None)
+    detector = getattr(inner, "detector", None)
+    name = type(detector).__name__ if detector is not None else type(pipeline).__name__
+    backend = getattr(detector, "backend", None) or getattr(detector, "name", None)
+    return LiveTable(log, runner, calibration, problems, pipe_problem,
+                     f"{name} ({backend})" if isinstance(backend, str) else name)
 
 
 # ---- the session's replay log ----------------------------------------------------------------
