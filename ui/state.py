@@ -147,7 +147,7 @@ def live_table(cfg_json: str) -> LiveTable:
     inner = getattr(pipeline, "inner", None)
     detector = getattr(inner, "detector", None)
     name = type(detector).__name__ if detector is not None else type(pipeline).__name__
-    backend = getattr(detector, "backend", None) or getattr(detector, "name", None)
+    backend = getattr(detector, "name", None)  # the detector backend: openvino, onnx, torch, oracle
     return LiveTable(log, runner, calibration, problems, pipe_problem,
                      f"{name} ({backend})" if isinstance(backend, str) else name)
 
