@@ -213,6 +213,10 @@ def write_readme(card: dict, path: Path) -> None:
         vl = card.get("val_last_epoch", {})
         for k, v in vl.items():
             lines.append(f"- {k} (held-out synthetic, last epoch): {v:.4f}")
+    if card.get("inference"):
+        lines += ["", "## Inference", ""] + [f"- {k}: {v}" for k, v in card["inference"].items()]
+    if card.get("limitations"):
+        lines += ["", "## Limitations", ""] + [f"- {x}" for x in card["limitations"]]
     lines += [
         "",
         "## Reproduce",
