@@ -56,6 +56,7 @@ class SegmenterSettings:
     revise_share: float = 0.75  # … agree this strongly on another code
     confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
     zone_tolerance_mm: float = 40.0
+    nudge_mm: float = 90.0  # reported cards found again this far away were pushed, not played
 
 
 def tuned(settings: SegmenterSettings, pairs: list[str]) -> SegmenterSettings:
@@ -268,6 +269,8 @@ class ZoneTracker:
         s = self.s
         if tr.committed and tr.play in self.open_plays:
             tr.later[det.card] += 1
+        if tr.committed and det.card != tr.code:
+            return  # another code where a reported card lies: a misread, or a card moved onto it — not a sighting
         if not tr.committed:
             moved = min(_dist(q, p) for q in det.points for p in tr.points) > s.move_mm
             if moved:
@@ -291,7 +294,9 @@ class ZoneTracker:
         for q in det.points:
             j = min(range(len(tr.points)), key=lambda k: _dist(q, tr.points[k]))
             if _dist(q, tr.points[j]) <= s.match_mm:
-                a = 0.7 if tr.committed else 0.3  # a card pushed along is followed closely
+                # a reported card stays where it was put: following it would let a new card of
+                # the same code sliding past drag it along (a pushed card is found by _moved)
+                a = 0.05 if tr.committed else 0.3
                 tr.points[j] = (tr.points[j][0] * (1 - a) + q[0] * a, tr.points[j][1] * (1 - a) + q[1] * a)
             elif len(tr.points) < 4:
                 tr.points.append(q)
@@ -454,28 +459,29 @@ class ZoneTracker:
     def _moved(self, cands: list[Track], codes: list[str], t: float) -> bool:
         """Are these "new" cards old ones that were moved?
 
-        Within a zone: every new card has a reported card of the same code in this zone
-        that has not been seen since the new one appeared (a player straightening or
-        pushing their cards).  Into the shared pile: the new cards are (nearly) all the
+        Within a zone: every new card is a card of the same code reported there before,
+        at most ``nudge_mm`` away, that is no longer in sight (a player straightening or
+        pushing their play).  Into the shared pile: the new cards are (nearly) all the
         cards, two or more, of one other zone that vanished there just before (a trick
         pushed into the centre).
         The old cards are forgotten where they were; the new ones stay as reported.
         """
         since = min(tr.first_seen for tr in cands) - 0.05
-        own = [tr for tr in self.tracks if tr.committed and tr.last_seen < since]
-        if own:
-            free = list(own)
-            hits = []
-            for code in codes:
-                hit = next((o for o in free if o.code == code), None)
-                if hit is None:
-                    break
-                free.remove(hit)
-                hits.append(hit)
-            if len(hits) == len(codes):
-                gone = {h.id for h in hits}
-                self.tracks = [tr for tr in self.tracks if tr.id not in gone]
-                return True
+        # within the zone: every new card is a card reported here before, a few cm away,
+        # that is no longer in sight (a new play laid over old cards hides them too, but
+        # it brings cards that were not there)
+        hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - 0.3]
+        hits: list[Track] = []
+        for tr, code in zip(cands, codes, strict=True):
+            near = [o for o in hidden if o.code == code and o not in hits
+                    and min(_dist(p, q) for p in tr.points for q in o.points) <= self.s.nudge_mm]
+            if not near:
+                break
+            hits.append(min(near, key=lambda o: min(_dist(p, q) for p in tr.points for q in o.points)))
+        if hits and len(hits) == len(cands):
+            gone = {h.id for h in hits}
+            self.tracks = [tr for tr in self.tracks if tr.id not in gone]
+            return True
         if len(codes) < 2 or self.seat is not None:
             return False  # only the shared pile receives cards pushed from elsewhere
         for peer in self.peers:
