@@ -20,7 +20,8 @@ def small_library(face_cache: Path, monkeypatch: pytest.MonkeyPatch) -> list[str
     """The face library limited to two decks, cached in a temp folder; photo backgrounds off."""
     sources = [s for s in faces._sources() if s.name in FIXTURE_DESIGNS]
     if len(sources) < len(FIXTURE_DESIGNS):
-        pytest.skip("the Debian card-deck packages (gnome-cards-data, kdegames-card-data-kf5) are not installed")
+        pytest.fail("the Debian card-deck packages (gnome-cards-data, kdegames-card-data-kf5) are not installed: "
+                    "run tools/setup.sh")
     monkeypatch.setattr(faces, "CACHE_DIR", face_cache)
     monkeypatch.setattr(faces, "_sources", lambda: sources)
     faces._all_meta.cache_clear()
