@@ -11,6 +11,7 @@ Numbers depend on the machine and its load: this is a benchmark, never a test.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -82,26 +83,31 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
         for i in range(args.warmup):
             det.detect(frames[i % len(frames)])
     times: dict[str, list[float]] = {b: [] for b in detectors}
+    cpu: dict[str, list[float]] = {b: [] for b in detectors}
     corners: dict[str, int] = {b: 0 for b in detectors}
     for i in range(args.frames):
         frame = frames[i % len(frames)]
         for backend, det in detectors.items():
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             cards = det.detect(frame)
             times[backend].append((time.perf_counter() - t0) * 1000)
+            cpu[backend].append((time.process_time() - c0) * 1000)
             corners[backend] += sum(len(c.corners) for c in cards)
     results = {b: float(np.median(t)) for b, t in times.items()}
     base = results.get("torch")
-    print(f"{'backend':<9} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'corners':>8}  notes")
+    print(f"{'backend':<9} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'cpu ms':>7} {'corners':>8}  notes")
     for backend in wanted:
         if backend not in results:
-            print(f"{backend:<9} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>8}  {notes.get(backend, '')}")
+            print(f"{backend:<9} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>7} {'-':>8}  {notes.get(backend, '')}")
             continue
         ms = results[backend]
         ratio = f"{base / ms:.2f}x" if base else "-"
         model = detectors[backend].model_path.name
-        print(f"{backend:<9} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} "
+        print(f"{backend:<9} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} {np.median(cpu[backend]):7.1f} "
               f"{corners[backend] / max(args.frames, 1):8.1f}  {notes[backend]}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"(ms/frame: median wall time of detect(); cpu ms: CPU time it used, all threads; load average "
+          f"{load:.1f} on {os.cpu_count()} cores: above the core count the wall times are inflated by other work)")
     return results
 
 
