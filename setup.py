@@ -33,5 +33,6 @@ def _packages() -> list[str]:
 setup(
     packages=_packages(),
     package_dir=ROOTS,
-    package_data={"cardref.models": ["*.pt", "*.onnx", "*.json", "*.md", "openvino/*"], "cardref.engine": ["data/*"]},
+    package_data={"cardref.models": ["*.pt", "*.onnx", "*.json", "*.md", "openvino/*"], "cardref.engine": ["data/*"],
+                  "cardref.ui.demo": ["*.jsonl", "*.json", "*.mp4"]},
 )

@@ -2,23 +2,29 @@
 # Sets up cardref on a fresh Debian machine: system packages, .venv/ at the repository
 # root, pinned PyTorch, and the project with every extra.  Safe to run again: it skips
 # what is already done.  `--test` also installs what the test suite needs (Chromium for
-# the browser test, PostgreSQL for the store tests).
+# the browser test, PostgreSQL for the store tests); `--train` the background pictures
+# the synthetic data generator composes scenes on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_test=0
+want_train=0
 for arg in "$@"; do
   case "$arg" in
     --test) want_test=1 ;;
-    *) echo "usage: tools/setup.sh [--test]" >&2; exit 2 ;;
+    --train) want_train=1 ;;
+    *) echo "usage: tools/setup.sh [--test] [--train]" >&2; exit 2 ;;
   esac
 done
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
-# --- system packages (card artwork for rendering; test-only: chromium, postgresql) ---
-apt_pkgs=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core)
+# --- system packages: card artwork (rendering), a Chinese font (dashboard pictures);
+#     test-only: chromium + chromedriver (browser test), postgresql (store tests);
+#     --train: photographic and texture backgrounds for the synthetic training scenes ---
+apt_pkgs=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-wqy-microhei)
 [ "$want_test" = 1 ] && apt_pkgs+=(chromium chromium-driver postgresql)
+[ "$want_train" = 1 ] && apt_pkgs+=(gnome-backgrounds plasma-workspace-wallpapers gimp-data)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
