@@ -26,7 +26,9 @@ import yaml
 from cardref.vision.classes import CLASS_NAMES, foreign_class_map
 from cardref.vision.types import CornerDetection
 
-REAL_CARDS = Path("/work/shared/data/real-cards")
+#: The shared real photos: beside the checkout (``../shared/data/real-cards``), or $CARDREF_REAL_CARDS.
+REAL_CARDS = Path(os.environ.get("CARDREF_REAL_CARDS")
+                  or Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards")
 MAPPED_DIR = Path(__file__).resolve().parent / "out" / "real-cards-mapped"
 CONFUSION_GROUPS = ("SJ", "BJ", "6", "9", "10")
 

@@ -15,7 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", action="append", default=[], metavar="DIR[@IMGSZ]",
                    help="synthetic data set folder with a val split (held-out designs); repeatable;"
                         " @IMGSZ overrides --imgsz for that set (e.g. whole 1280x720 frames @1280)")
-    p.add_argument("--real", default="/work/shared/data/real-cards",
+    from cardref.datasets.evaluate import REAL_CARDS
+
+    p.add_argument("--real", default=str(REAL_CARDS),
                    help="real photos in YOLO format with their own data.yaml ('' to skip)")
     p.add_argument("--imgsz", type=int, default=320, help="inference size for the synthetic set")
     p.add_argument("--real-imgsz", type=int, nargs="+", default=[320],

@@ -40,8 +40,9 @@ def test_real_cards_yaml_matches_if_present():
     import pathlib
 
     import yaml
+    from cardref.datasets.evaluate import REAL_CARDS
 
-    p = pathlib.Path("/work/shared/data/real-cards/data.yaml")
+    p = pathlib.Path(REAL_CARDS) / "data.yaml"
     if not p.exists():
         pytest.skip("real-cards data set not on this machine")
     names = yaml.safe_load(p.read_text())["names"]
