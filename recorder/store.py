@@ -33,8 +33,9 @@ import sqlite3
 import threading
 import time
 import uuid
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -255,7 +256,7 @@ def parsed_columns(line: LogLine) -> dict[str, Any]:
     return out
 
 
-class EventStore:
+class EventStore(ABC):
     """The store's interface.  Subclasses provide the connection and the dialect."""
 
     dialect = "abstract"
@@ -267,31 +268,34 @@ class EventStore:
         self._known_tables: set[str] = set()
         self._depth = 0
 
-    # -- dialect hooks ---------------------------------------------------------------
+    # -- dialect hooks (each back end implements them) --------------------------------
+    @abstractmethod
     def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        raise NotImplementedError
+        """Run one statement in the current transaction; returns the driver's cursor."""
 
+    @abstractmethod
     def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        raise NotImplementedError
+        """Run one statement for many parameter rows."""
 
-    @contextmanager
-    def _write(self) -> Iterator[None]:
-        raise NotImplementedError
-        yield
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[None]:
+        """A durable write transaction (committed, fsynced, on exit)."""
 
-    @contextmanager
-    def _read(self) -> Iterator[None]:
-        raise NotImplementedError
-        yield
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[None]:
+        """A consistent read."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Release the connection."""
 
-    def _lock_schema(self) -> None:
-        """Serialise schema creation between processes (inside the write transaction)."""
+    def _lock_schema(self) -> None:  # noqa: B027 - an optional hook, not an abstract one
+        """Serialise schema creation between processes (inside the write transaction).
+        Default: nothing, for back ends whose write transaction already serialises it."""
 
+    @abstractmethod
     def _has_table(self, name: str) -> bool:
-        raise NotImplementedError
+        """Whether the schema has table ``name``."""
 
     # -- small helpers used by the recorder and tournament modules ------------------
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -8,6 +8,7 @@ level against what the previous result says (000 lines 115, 217, 219-237, 241; 0
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,13 +54,8 @@ class MatchRules:
     last_trick: list[Played]
     last_winner: int | None
     match_before: MatchState | None
-
-    @property
-    def complete(self) -> bool:
-        raise NotImplementedError
-
-    def final_points(self) -> int:
-        raise NotImplementedError
+    complete: bool
+    final_points: Callable[[], int]
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
         faults = list(self.option_faults)
