@@ -55,6 +55,11 @@ class DealRun:
         return out
 
 
+def summary_of(deals: Iterable[DealRun]) -> dict[str, Any]:
+    """The judge's summary line (spec: "Judge output")."""
+    return {"type": "summary", "deals": [d.summary() for d in deals]}
+
+
 @dataclass
 class JudgeResult:
     verdicts: list[Verdict]
@@ -62,7 +67,7 @@ class JudgeResult:
     effective: list[AnyEvent | None] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        return {"type": "summary", "deals": [d.summary() for d in self.deals]}
+        return summary_of(self.deals)
 
     def faults(self) -> list[Verdict]:
         return [v for v in self.verdicts if not v.ok]
@@ -151,10 +156,10 @@ class Judge:
         opening = referee.opening_faults(previous)
         return opening[0] if opening else None
 
-    def _generic(self, run: DealRun, event: AnyEvent) -> Fault | None:
+    def _generic(self, run: DealRun, event: AnyEvent, lineno: int) -> Fault | None:
         seat = getattr(event, "seat", None)
         if isinstance(event, _SEATED) and seat is not None and seat >= run.deal.seats:
-            return Fault("event.bad_seat", {"seat": seat, "seats": run.deal.seats, "lineno": "?"})
+            return Fault("event.bad_seat", {"seat": seat, "seats": run.deal.seats, "lineno": lineno})
         if isinstance(event, PlayEvent) and not event.cards:
             return Fault("play.empty", {"seat": event.seat})
         pile = run.hands if isinstance(event, HandEvent) else run.table
@@ -197,10 +202,8 @@ class Judge:
             faults.append(Fault("log.no_deal", {}))
         else:
             run = self.current
-            generic = self._generic(run, event)
+            generic = self._generic(run, event, line.lineno)
             if generic is not None:
-                if generic.code == "event.bad_seat":
-                    generic = Fault(generic.code, {**generic.facts, "lineno": line.lineno})
                 faults.append(generic)
             if generic is None or generic.code not in _NOT_FOR_REFEREE:
                 faults.extend(run.referee.feed(i, event))
@@ -251,17 +254,23 @@ class LiveJudge:
     def __init__(self) -> None:
         self.lines: list[LogLine] = []
         self._judge = Judge()
-        self._effective: list[AnyEvent | None] = []
 
     @classmethod
     def from_lines(cls, texts: Iterable[str]) -> LiveJudge:
         """A live judge that has already seen ``texts`` (judged once, offline)."""
         live = cls()
         live.lines = list(read_lines(texts))
-        result = Judge.judge(live.lines)
-        live._judge.deals = result.deals
-        live._judge.verdicts = {v.i: v for v in result.verdicts}
+        live._rejudge()
         return live
+
+    def _rejudge(self) -> list[Verdict]:
+        """Judge every line again (corrections applied); returns the verdicts that changed."""
+        before = self._judge.verdicts
+        result = Judge.judge(self.lines)
+        self._judge = Judge()
+        self._judge.deals = result.deals
+        self._judge.verdicts = {v.i: v for v in result.verdicts}
+        return [v for v in result.verdicts if before.get(v.i) != v]
 
     def feed_text(self, text: str) -> list[Verdict]:
         return self._add(parse_line(len(self.lines), len(self.lines) + 1, text.strip()))
@@ -273,12 +282,7 @@ class LiveJudge:
     def _add(self, line: LogLine) -> list[Verdict]:
         self.lines.append(line)
         if isinstance(line.event, CorrectEvent):
-            before = dict(self._judge.verdicts)
-            result = Judge.judge(self.lines)
-            self._judge = Judge()
-            self._judge.deals = result.deals
-            self._judge.verdicts = {v.i: v for v in result.verdicts}
-            return [v for v in result.verdicts if before.get(v.i) != v]
+            return self._rejudge()
         return self._judge.step(line.i, line, line.event)
 
     @property
@@ -294,4 +298,4 @@ class LiveJudge:
         return {} if run is None else run.referee.state()
 
     def summary(self) -> dict[str, Any]:
-        return {"type": "summary", "deals": [d.summary() for d in self._judge.deals]}
+        return summary_of(self._judge.deals)
