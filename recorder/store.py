@@ -191,6 +191,7 @@ class MatchInfo:
         return self.confirmed_at is not None
 
 
+_DEAL_COLS = "id, table_id, match_id, start_seq, game, summary, updated_at"
 _MATCH_COLS = ("id, table_id, round_id, name, team_a, team_b, seats, started_at, ended_at, confirmed_at, "
                "confirmed_by")
 
@@ -456,37 +457,21 @@ class EventStore(ABC):
 
     def matches(self, *, table_id: str | None = None, round_id: int | None = None,
                 tournament_id: int | None = None) -> list[MatchInfo]:
-        sql = f"SELECT {_MATCH_COLS} FROM matches WHERE 1 = 1"
-        params: list[Any] = []
-        if table_id is not None:
-            sql += " AND table_id = ?"
-            params.append(table_id)
-        if round_id is not None:
-            sql += " AND round_id = ?"
-            params.append(round_id)
-        if tournament_id is not None:
-            sql += " AND round_id IN (SELECT id FROM rounds WHERE tournament_id = ?)"
-            params.append(tournament_id)
-        return [_match(r) for r in self.query(sql + " ORDER BY id", params)]
+        where, params = _where([("table_id = ?", table_id), ("round_id = ?", round_id),
+                                ("round_id IN (SELECT id FROM rounds WHERE tournament_id = ?)", tournament_id)])
+        return [_match(r) for r in self.query(f"SELECT {_MATCH_COLS} FROM matches{where} ORDER BY id", params)]
 
     def match(self, match_id: int) -> MatchInfo | None:
         row = self.query_one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None
 
     def deals(self, *, table_id: str | None = None, match_id: int | None = None) -> list[DealInfo]:
-        sql = "SELECT id, table_id, match_id, start_seq, game, summary, updated_at FROM deals WHERE 1 = 1"
-        params: list[Any] = []
-        if table_id is not None:
-            sql += " AND table_id = ?"
-            params.append(table_id)
-        if match_id is not None:
-            sql += " AND match_id = ?"
-            params.append(match_id)
-        return [_deal(r) for r in self.query(sql + " ORDER BY table_id, start_seq", params)]
+        where, params = _where([("table_id = ?", table_id), ("match_id = ?", match_id)])
+        return [_deal(r) for r in self.query(f"SELECT {_DEAL_COLS} FROM deals{where} ORDER BY table_id, start_seq",
+                                             params)]
 
     def deal(self, deal_id: int) -> DealInfo | None:
-        row = self.query_one("SELECT id, table_id, match_id, start_seq, game, summary, updated_at FROM deals "
-                             "WHERE id = ?", (deal_id,))
+        row = self.query_one(f"SELECT {_DEAL_COLS} FROM deals WHERE id = ?", (deal_id,))
         return _deal(row) if row else None
 
     # -- appending ------------------------------------------------------------------
@@ -700,21 +685,28 @@ class EventStore(ABC):
                            json.dumps(dict(detail or {}), ensure_ascii=False, default=str)))
 
     def audit_log(self, *, tournament_id: int | None = None, table_id: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT id, at, actor, action, outcome, table_id, match_id, tournament_id, detail FROM audit WHERE 1 = 1"
-        params: list[Any] = []
-        if tournament_id is not None:
-            sql += " AND (tournament_id = ? OR table_id IN (SELECT id FROM card_tables WHERE tournament_id = ?))"
-            params += [tournament_id, tournament_id]
-        if table_id is not None:
-            sql += " AND table_id = ?"
-            params.append(table_id)
+        where, params = _where([
+            ("(tournament_id = ? OR table_id IN (SELECT id FROM card_tables WHERE tournament_id = ?))", tournament_id),
+            ("table_id = ?", table_id)])
         keys = ("id", "at", "actor", "action", "outcome", "table_id", "match_id", "tournament_id", "detail")
         out = []
-        for r in self.query(sql + " ORDER BY id", params):
+        for r in self.query(f"SELECT {', '.join(keys)} FROM audit{where} ORDER BY id", params):
             item = dict(zip(keys, r, strict=True))
             item["detail"] = json.loads(item["detail"] or "{}")
             out.append(item)
         return out
+
+
+def _where(conditions: Sequence[tuple[str, Any]]) -> tuple[str, list[Any]]:
+    """`` WHERE a AND b`` of the conditions whose value is not ``None``; every ``?`` of a
+    condition takes its value (parameterised, never formatted into the SQL)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for clause, value in conditions:
+        if value is not None:
+            parts.append(clause)
+            params += [value] * clause.count("?")
+    return (" WHERE " + " AND ".join(parts) if parts else ""), params
 
 
 def _verdict_row(table_id: str, v: Verdict, at: str) -> tuple[Any, ...]:
