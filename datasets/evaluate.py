@@ -88,6 +88,42 @@ def mapped_real_cards(src: Path = REAL_CARDS, dst: Path = MAPPED_DIR) -> Path:
     return y
 
 
+#: Share of the standard-deck phone photos (``phone-android-*``, in name = time order) used to
+#: fine-tune; the later ones and the whole black-and-gold deck (``phone-iphone-*``, a design
+#: never trained on) stay held out for validation.
+REAL_TUNE_SHARE = 0.7
+
+
+def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]:
+    """The real-cards images (mapped copies) split into (tune, held_out); see REAL_TUNE_SHARE."""
+    images = sorted((mapped / "images").glob("*.jpg"))
+    android = [p for p in images if p.name.startswith("phone-android-")]
+    n_tune = int(len(android) * REAL_TUNE_SHARE)
+    tune = android[:n_tune]
+    tuned = set(tune)
+    return tune, [p for p in images if p not in tuned]
+
+
+def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS) -> Path:
+    """A data.yaml training on a synthetic set plus the real-cards tuning split.
+
+    The real photos are listed ``real_repeat`` times (they are few); validation stays on the
+    synthetic held-out designs.  Image lists are written to ``dst``; nothing is copied.
+    """
+    synthetic = Path(synthetic)
+    mapped_real_cards(src)
+    tune, _ = real_cards_split()
+    dst.mkdir(parents=True, exist_ok=True)
+    train = sorted((synthetic / "images" / "train").glob("*.*"))
+    lines = [str(p.resolve()) for p in train] + [str(p.absolute()) for p in tune] * real_repeat
+    (dst / "train.txt").write_text("\n".join(lines) + "\n")
+    (dst / "val.txt").write_text("\n".join(str(p.resolve()) for p in sorted((synthetic / "images" / "val").glob("*.*"))) + "\n")
+    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
+    y = dst / "data.yaml"
+    y.write_text(f"path: {dst.resolve()}\ntrain: train.txt\nval: val.txt\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return y
+
+
 # --------------------------------------------------------------------------- metrics
 
 
@@ -157,8 +193,20 @@ def format_confusion(conf: dict) -> str:
 # --------------------------------------------------------------------------- running the model
 
 
+def load_namer(namer: Path | None):  # noqa: ANN201 - a CornerNamer or None
+    """The corner namer at ``namer`` (``None``: none); its figures count only boxes it names."""
+    if namer is None:
+        return None
+    from cardref.vision.detector.namer import CornerNamer
+
+    return CornerNamer(namer, min_prob=0.0)
+
+
 def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6,
-            batch: int = 8) -> list[list[CornerDetection]]:
+            batch: int = 8, namer=None) -> list[list[CornerDetection]]:  # noqa: ANN001
+    """Corners per image: the YOLO model's boxes, named by ``namer`` when given."""
+    import cv2
+
     out: list[list[CornerDetection]] = []
     names = [model.names[i] for i in range(len(model.names))]
     for i in range(0, len(images), batch):
@@ -166,8 +214,11 @@ def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6
                             agnostic_nms=True, device="cpu", verbose=False, max_det=300)
         for r in res:
             b = r.boxes
-            out.append([CornerDetection(names[int(c)], float(s), tuple(float(v) for v in xy))
-                        for xy, s, c in zip(b.xyxy.numpy(), b.conf.numpy(), b.cls.numpy(), strict=True)])
+            corners = [CornerDetection(names[int(c)], float(s), tuple(float(v) for v in xy))
+                       for xy, s, c in zip(b.xyxy.numpy(), b.conf.numpy(), b.cls.numpy(), strict=True)]
+            if namer is not None:
+                corners = namer.name(cv2.imread(r.path), corners)
+            out.append(corners)
     return out
 
 
@@ -178,10 +229,10 @@ def _cards(corners: list[CornerDetection]) -> Counter:
 
 
 def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDetection]],
-                  truth_cards: list[Counter], imgsz: int, conf: float | None) -> dict:
+                  truth_cards: list[Counter], imgsz: int, conf: float | None, namer=None) -> dict:  # noqa: ANN001
     """``conf=None`` picks the threshold of best card F1 from the sweep (reported as such)."""
     sweep = sorted({0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6} | ({conf} if conf is not None else set()))
-    raw = predict(model, images, imgsz, min(sweep))
+    raw = predict(model, images, imgsz, min(sweep), namer=namer)
     f1_by_conf = {}
     for c in sweep:
         kept = [[d for d in p if d.conf >= c] for p in raw]
@@ -211,13 +262,16 @@ def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDete
 
 
 def _map(model, data_yaml: Path, imgsz: int) -> dict:
+    """Ultralytics' box mAP; for a class-agnostic corner finder, of the boxes whatever their names."""
+    agnostic = len(model.names) == 1
     m = model.val(data=str(data_yaml), split="val", imgsz=imgsz, batch=16, device="cpu", plots=False,
-                  verbose=False, workers=0)
-    return {"mAP50": round(float(m.box.map50), 4), "mAP50-95": round(float(m.box.map), 4)}
+                  verbose=False, workers=0, single_cls=agnostic)
+    return {"mAP50": round(float(m.box.map50), 4), "mAP50-95": round(float(m.box.map), 4),
+            "map_boxes": "class-agnostic corner boxes" if agnostic else "named corner boxes"}
 
 
 def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: float | None = None,
-                       limit: int | None = None, with_map: bool = True) -> dict:
+                       limit: int | None = None, with_map: bool = True, namer: Path | None = None) -> dict:
     os.environ["YOLO_OFFLINE"] = "1"
     from ultralytics import YOLO
 
@@ -232,14 +286,16 @@ def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: fl
         h, w = cv2.imread(str(p)).shape[:2]
         truth_corners.append(read_yolo_labels(data_dir / "labels" / "val" / (p.stem + ".txt"), w, h))
     truth_cards = [Counter(r["cards"]) for r in recs]
-    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf)
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer))
     if with_map:
         res.update(_map(model, data_dir / "data.yaml", imgsz))
     return res
 
 
 def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, src: Path = REAL_CARDS,
-                  limit: int | None = None, with_map: bool = True) -> dict:
+                  limit: int | None = None, with_map: bool = True, namer: Path | None = None,
+                  held_out_only: bool = True) -> dict:
+    """Figures on the real photos: by default only those never used to tune (real_cards_split)."""
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2
     from ultralytics import YOLO
@@ -247,17 +303,31 @@ def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, sr
     model = YOLO(str(weights), task="detect")
     y = mapped_real_cards(src)
     root = y.parent
-    images = sorted((root / "images").iterdir())[:limit] if limit else sorted((root / "images").iterdir())
+    images = real_cards_split(root)[1] if held_out_only else sorted((root / "images").iterdir())
+    images = images[:limit] if limit else images
     truth_corners = []
     for p in images:
         h, w = cv2.imread(str(p)).shape[:2]
         truth_corners.append(read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h))
     truth_cards = [_cards(t) for t in truth_corners]
-    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf)
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer))
     if with_map:
+        if held_out_only:
+            y = _held_out_yaml(root, images)
         res.update(_map(model, y, imgsz))
+    res["images_used"] = "held out from tuning (real_cards_split)" if held_out_only else "all"
     res["source"] = "real-cards (Roboflow Universe 'Card Detection' by cadyzedevelopmenthub, CC BY 4.0)"
     return res
+
+
+def _held_out_yaml(root: Path, images: list[Path]) -> Path:
+    """A data.yaml whose val split is the given real images (a list file beside the mapped set)."""
+    lst = root / "held_out.txt"
+    lst.write_text("".join(str(p.absolute()) + "\n" for p in images))
+    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
+    y = root / "held_out.yaml"
+    y.write_text(f"path: {root.resolve()}\ntrain: held_out.txt\nval: held_out.txt\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return y
 
 
 def summarise(name: str, res: dict) -> str:

@@ -54,7 +54,8 @@ def data_yaml(data: str | Path) -> Path:
 
 def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 30, batch: int = 16,
           workers: int = 2, name: str = "cards", resume: bool = False, model_yaml: str = "yolo11n.yaml",
-          models_dir: Path = MODELS_DIR, device: str = "cpu", init: str | Path | None = None) -> dict:
+          models_dir: Path = MODELS_DIR, device: str = "cpu", init: str | Path | None = None,
+          single_cls: bool = False) -> dict:
     """Train (or resume) and publish the best weights and a model card; returns the card.
 
     The budget is enforced twice: Ultralytics' ``time`` re-plans the epochs (and the
@@ -67,6 +68,9 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     a run that ended normally is finished for Ultralytics, so to train further start a new
     run from its weights with ``init`` (e.g. ``models/cards-yolo11n.pt``): our own
     weights, nothing downloaded.
+
+    ``single_cls`` trains a class-agnostic corner finder (every index is one class,
+    ``corner``); the corner namer (:mod:`cardref.vision.detector.namer`) then names each box.
     """
     yaml_path = data_yaml(data)
     _offline()
@@ -96,7 +100,7 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
         hyper = {**HYPER, "device": device}
         model.train(data=str(yaml_path), epochs=epochs, time=budget_min / 60.0, imgsz=imgsz, batch=batch,
                     workers=workers, project=str(RUNS_DIR), name=name, exist_ok=True, cache="ram",
-                    seed=0, deterministic=False, **hyper)
+                    seed=0, deterministic=False, single_cls=single_cls, **hyper)
     wall = time.time() - t0
     return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir)
 

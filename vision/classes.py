@@ -20,6 +20,11 @@ NUM_CLASSES: int = len(CLASS_NAMES)
 #: Names other datasets use for things that are not card faces; they map to no class.
 NON_CARD_NAMES: frozenset[str] = frozenset({"BACK", "BACKS", "CARD_BACK"})
 
+#: Class names of a class-agnostic corner finder (ultralytics calls its single class "item").
+CORNER_CLASS_NAMES: frozenset[str] = frozenset({"ITEM", "CORNER"})
+#: The code a class-agnostic detector gives a corner until the corner namer names it.
+UNNAMED: str = "?"
+
 
 def class_id(code: str) -> int:
     """Class id of a card code (any spelling :func:`parse_card` accepts, e.g. ``th`` -> 10H)."""

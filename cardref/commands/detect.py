@@ -27,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, default=None,
                    help="network input long side, PyTorch backend only (default: the input of the ONNX "
                         "export beside the weights, else 1280)")
+    p.add_argument("--namer", type=Path, default=None,
+                   help="corner namer model (.onnx) that names each box (default: the shipped "
+                        "models/corner-namer.onnx when the detector is class-agnostic)")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
 
@@ -94,12 +97,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     kwargs = {k: v for k, v in (("conf", args.conf), ("iou", args.iou)) if v is not None}
     try:
-        detector = load_detector(args.backend, args.model, imgsz=args.imgsz, **kwargs)
+        detector = load_detector(args.backend, args.model, imgsz=args.imgsz,
+                                 namer=args.namer if args.namer is not None else True, **kwargs)
     except DetectorError as exc:
         _err(str(exc))
         return 2
     if not args.json:
-        print(f"detector: {detector.name} on {detector.model_path}")
+        print(f"detector: {detector.name} on {detector.model_path}"
+              + (f", named by {detector.namer.model_path}" if detector.namer else ""))
     if args.save:
         try:
             args.save.mkdir(parents=True, exist_ok=True)

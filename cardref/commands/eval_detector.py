@@ -25,6 +25,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--conf", type=float, default=None,
                    help="confidence threshold for F1 and the confusion table (default: the threshold of best"
                         " card F1 on the first synthetic set, then used for every other set)")
+    p.add_argument("--namer", default="models/corner-namer.onnx",
+                   help="corner namer that names the boxes (needed by a class-agnostic detector; '' for none)")
+    p.add_argument("--all-real", action="store_true",
+                   help="score every real photo, also those the models were tuned on (default: held-out ones)")
     p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
     p.add_argument("--no-map", action="store_true", help="skip the Ultralytics val (mAP) pass")
     p.add_argument("--write-card", action="store_true",
@@ -39,6 +43,11 @@ def run(args: argparse.Namespace) -> int:
     if not weights.is_file():
         print(f"cardref eval-detector: no weights at {weights}", file=sys.stderr)
         return 2
+    namer = Path(args.namer) if args.namer else None
+    if namer is not None and not namer.is_file():
+        print(f"cardref eval-detector: no corner namer at {namer} (pass --namer '' to evaluate without)",
+              file=sys.stderr)
+        return 2
     results: dict[str, dict] = {}
     for spec in args.data:
         folder, _, size = spec.partition("@")
@@ -48,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         imgsz = int(size) if size else args.imgsz
         res = evaluate_synthetic(weights, data, imgsz=imgsz, conf=args.conf, limit=args.limit,
-                                 with_map=not args.no_map)
+                                 with_map=not args.no_map, namer=namer)
         if args.conf is None:
             args.conf = res["conf"]  # chosen on held-out synthetic designs, then fixed
         name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
@@ -61,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         for size in args.real_imgsz:
             res = evaluate_real(weights, imgsz=size, conf=args.conf, src=real, limit=args.limit,
-                                with_map=not args.no_map)
-            name = f"real photos (real-cards, imgsz {size})"
+                                with_map=not args.no_map, namer=namer, held_out_only=not args.all_real)
+            name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)
     if args.json:

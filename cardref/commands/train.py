@@ -18,6 +18,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="cards", help="run name under runs/detect")
     p.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device such as 0")
     p.add_argument("--init", help="start a new run from these weights (our own .pt) instead of yolo11n.yaml")
+    p.add_argument("--single-cls", action="store_true",
+                   help="train a class-agnostic corner finder (the corner namer names the boxes)")
+    p.add_argument("--with-real", action="store_true",
+                   help="add the real-cards tuning split (datasets/evaluate.py REAL_TUNE_SHARE) to training")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from runs/detect/NAME/weights/last.pt")
 
@@ -28,10 +32,17 @@ def run(args: argparse.Namespace) -> int:
     if args.budget_min <= 0:
         print("cardref train: --budget-min must be > 0", file=sys.stderr)
         return 2
+    data = args.data
     try:
-        card = train(args.data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
+        if args.with_real:
+            from pathlib import Path
+
+            from cardref.datasets.evaluate import mixed_data_yaml
+
+            data = mixed_data_yaml(Path(args.data), Path(args.data).parent / f"{Path(args.data).name}-with-real")
+        card = train(data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                      workers=args.workers, name=args.name, resume=args.resume,
-                     device=args.device, init=args.init)
+                     device=args.device, init=args.init, single_cls=args.single_cls)
     except FileNotFoundError as exc:
         print(f"cardref train: {exc}", file=sys.stderr)
         return 2

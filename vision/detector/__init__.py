@@ -9,6 +9,10 @@ model files live in the ``cardref.models`` package: ``cards-yolo11n.pt``,
 ``cards-yolo11n.onnx`` and ``cards-yolo11n-int8.onnx`` (OpenVINO takes the float export on
 CPUs with bf16 units, the INT8 one elsewhere; an ``cards-yolo11n_openvino_model/`` IR folder
 is used first when present).
+
+The shipped detector is class-agnostic: it finds corner indices and the corner namer
+(:mod:`.namer`, ``models/corner-namer.onnx``) names each one.  A 54-class detector works
+alone, or with the namer re-naming its boxes.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..classes import UNNAMED
 from ..types import CardDetection, CornerDetection
 from .backends import (
     DEFAULT_CONF,
@@ -30,9 +35,10 @@ from .backends import (
 )
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
+from .namer import NAMER_STEM, CornerNamer
 
 __all__ = [
-    "BACKENDS", "CornerDetector", "Detector", "DetectorError", "ModelFileError", "BackendUnavailableError",
+    "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "DetectorError", "ModelFileError", "BackendUnavailableError",
     "MergeSettings", "available_backends", "default_model_paths", "load_detector", "merge_corners",
 ]
 
@@ -103,6 +109,7 @@ class Detector:
 
     backend: CornerDetector
     merge: MergeSettings = field(default_factory=lambda: DEFAULT_MERGE)
+    namer: CornerNamer | None = None
 
     @property
     def name(self) -> str:
@@ -113,13 +120,20 @@ class Detector:
         return self.backend.model_path
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        return self.backend.detect_corners(frame_bgr)
+        corners = self.backend.detect_corners(frame_bgr)
+        if self.namer is not None:
+            return self.namer.name(frame_bgr, corners)
+        if any(c.card == UNNAMED for c in corners):
+            raise ModelFileError(models_dir() / f"{NAMER_STEM}.onnx",
+                                 f"{self.backend.model_path.name} finds corners without naming them and "
+                                 "the corner namer model is missing", "train one with `cardref train-namer`")
+        return corners
 
     def merge_cards(self, corners: list[CornerDetection]) -> list[CardDetection]:
         return merge_corners(corners, self.merge)
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
-        return merge_corners(self.backend.detect_corners(frame_bgr), self.merge)
+        return merge_corners(self.detect_corners(frame_bgr), self.merge)
 
 
 def _build(backend: str, path: Path, conf: float, iou: float, imgsz: int | None, threads: int | None,
@@ -135,7 +149,7 @@ def _build(backend: str, path: Path, conf: float, iou: float, imgsz: int | None,
 
 def load_detector(backend: str = "auto", model: str | Path | None = None, conf: float = DEFAULT_CONF,
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
-                  merge: MergeSettings = DEFAULT_MERGE) -> Detector:
+                  merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -143,6 +157,10 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     its sibling exports are found by name (``x.pt`` -> ``x.onnx``).  By default the shipped
     ``cards-yolo11n`` files are used.  ``imgsz`` only applies to the PyTorch backend (the
     exports have a fixed input shape).  Raises :class:`ModelFileError` naming the missing file.
+
+    ``namer``: ``True`` gives a class-agnostic detector the shipped corner namer (a missing
+    namer file raises :class:`ModelFileError`), a path puts that namer behind any detector,
+    ``False`` runs the detector alone.
     """
     if backend != "auto" and backend not in BACKENDS:
         raise DetectorError(f"unknown detector backend {backend!r} (choose from auto, {', '.join(BACKENDS)})")
@@ -158,7 +176,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
         paths = _paths_for(name, model_path) if model_path is not None else defaults[name]
         for path in paths:
             if path.exists():
-                return Detector(_build(name, path, conf, iou, imgsz, threads), merge)
+                found = _build(name, path, conf, iou, imgsz, threads)
+                return Detector(found, merge, _load_namer(namer, found, threads))
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
@@ -172,3 +191,13 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     if model_path is None:
         hints.append("train one with `cardref train`, export it with `cardref export-detector`")
     raise ModelFileError(missing, f"no model file for the {backend} detector backend", "; ".join(hints))
+
+
+def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None) -> CornerNamer | None:
+    """``True``: the shipped namer, for a class-agnostic detector only (a 54-class one names its
+    own corners); a path: that namer, for any detector; ``False``: none."""
+    if namer is False or (namer is True and UNNAMED not in backend.names):
+        return None
+    if namer is True:
+        return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads)
+    return CornerNamer(Path(namer), threads=threads)

@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..classes import NON_CARD_NAMES
+from ..classes import CORNER_CLASS_NAMES, NON_CARD_NAMES, UNNAMED
 from ..types import CornerDetection
 from .decode import Letterbox, decode_yolo, letterbox, letterbox_image
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
@@ -55,7 +55,10 @@ def default_threads() -> int:
 
 
 def _card_names(names: Sequence[str] | Mapping[int, str], source: Path) -> tuple[str, ...]:
-    """Class names as card codes; non-card classes (card backs) become '' and are never reported."""
+    """Class names as card codes; non-card classes (card backs) become '' and are never reported.
+
+    A class-agnostic corner finder's one class becomes :data:`UNNAMED` (the namer names it).
+    """
     from cardref.engine.cards import parse_card
 
     items = sorted(names.items()) if isinstance(names, Mapping) else list(enumerate(names))
@@ -66,6 +69,9 @@ def _card_names(names: Sequence[str] | Mapping[int, str], source: Path) -> tuple
         key = str(name).strip().upper()
         if key in NON_CARD_NAMES:
             out.append("")
+            continue
+        if key in CORNER_CLASS_NAMES:
+            out.append(UNNAMED)
             continue
         try:
             out.append(parse_card(key).code)

@@ -1,0 +1,39 @@
+"""``cardref train-namer``: train the corner namer (names each corner box the detector finds)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "train the corner namer (32x32 patch classifier, 54 cards + 'not a corner') and export it to ONNX"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", required=True, help="synthetic data set folder from cardref gen-data (train + val splits)")
+    p.add_argument("--extra", action="append", default=[], help="another generated set whose train split is added")
+    p.add_argument("--budget-min", type=float, required=True, help="wall-clock budget in minutes")
+    p.add_argument("--no-real", action="store_true", help="do not add the real-cards tuning split")
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--out", default=None, help="models folder to write corner-namer.onnx and the card to")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.datasets.namer_train import MODELS_DIR, train_namer
+
+    data = Path(args.data)
+    if args.budget_min <= 0:
+        print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
+        return 2
+    missing = [d for d in [data, *map(Path, args.extra)] if not (d / "images" / "train").is_dir()]
+    if missing or not (data / "images" / "val").is_dir():
+        print(f"cardref train-namer: no images/train (and images/val) under {missing[0] if missing else data}"
+              " (make one with cardref gen-data)", file=sys.stderr)
+        return 2
+    card = train_namer(data, args.budget_min, with_real=not args.no_real, batch=args.batch, threads=args.threads,
+                       models_dir=Path(args.out) if args.out else MODELS_DIR,
+                       extra_sets=[Path(e) for e in args.extra])
+    print(json.dumps(card["held_out"], indent=1))
+    return 0

@@ -1,0 +1,215 @@
+"""Train the corner namer (:mod:`cardref.vision.detector.namer`) and ship it as ONNX.
+
+Data: patches cut from the synthetic training scenes (22 designs), optionally the
+real-cards tuning split (:func:`cardref.datasets.evaluate.real_cards_split`), with
+jittered boxes and "not a corner" patches (:mod:`.namer_data`).  Validation: the held-out
+designs' scenes (exact boxes) and the held-out real photos.  Augmentation at each batch:
+quarter turns (a card lies any way up on the table; never a mirror image), brightness,
+contrast, colour cast, noise and blur.  A wall-clock budget bounds the run; the weights
+with the best held-out synthetic accuracy are exported to ``models/corner-namer.onnx``
+with the class list in its metadata, and the figures go to the model card.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
+
+from .namer_data import NONE_ID, patches_from
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
+
+
+def build_net():  # noqa: ANN201 - torch is imported lazily
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),          # 16
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),         # 8
+        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),         # 4
+        *block(96, 160), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(160, len(NAMER_CLASSES)),
+    )
+
+
+def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
+    import torch
+
+    n = x.shape[0]
+    k = torch.randint(0, 4, (n,), generator=gen)
+    x = torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(n)])
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
+    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3
+    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.4
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
+    x = ((x - mean) * contrast + mean) * gain * cast + bias
+    # other decks: a dark deck (light ink on black: inverted) and other ink colours (a four-colour
+    # deck's green clubs and blue diamonds, gold ink): shapes must carry the name, not red/black
+    invert = torch.rand(n, generator=gen) < 0.15
+    x[invert] = 1 - x[invert]
+    permute = torch.rand(n, generator=gen) < 0.2
+    if permute.any():
+        x[permute] = x[permute][:, torch.randperm(3, generator=gen)]
+    blur = torch.rand(n, generator=gen) < 0.25
+    if blur.any():
+        kern = torch.tensor([1.0, 2.0, 1.0])
+        kern = (kern[:, None] * kern[None, :] / 16).expand(3, 1, 3, 3)
+        xb = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
+                                        kern, groups=3)
+        x[blur] = xb
+    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.06)
+    return x.clamp(0, 1)
+
+
+def _blob(arr: np.ndarray):  # noqa: ANN202
+    import torch
+    from cardref.vision.detector.namer import patches_blob
+
+    return torch.from_numpy(patches_blob(arr))
+
+
+def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # noqa: ANN001
+    import torch
+
+    net.eval()
+    preds = []
+    with torch.inference_mode():
+        for i in range(0, len(x), batch):
+            preds.append(net(_blob(x[i:i + batch])).argmax(1).numpy())
+    p = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    cards = y != NONE_ID
+    return {"n": int(len(y)), "card_accuracy": round(float((p[cards] == y[cards]).mean()), 4) if cards.any() else None,
+            "none_recall": round(float((p[~cards] == NONE_ID).mean()), 4) if (~cards).any() else None,
+            "card_called_none": round(float((p[cards] == NONE_ID).mean()), 4) if cards.any() else None}
+
+
+def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: int) -> tuple[np.ndarray, np.ndarray]:
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    f = CACHE_DIR / f"{name}-{len(images)}-{seed}-{copies}-{negatives}-{CROP_SIZE}.npz"
+    if f.exists():
+        d = np.load(f)
+        return d["x"], d["y"]
+    x, y = patches_from(images, seed=seed, copies=copies, negatives=negatives)
+    np.savez(f, x=x, y=y)
+    return x, y
+
+
+def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real_repeat: int = 4,
+                batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
+                seed: int = 0, extra_sets: list[Path] | None = None) -> dict:
+    import torch
+
+    from .evaluate import mapped_real_cards, real_cards_split
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    t0 = time.time()
+    train_imgs = sorted((synthetic / "images" / "train").glob("*.*"))
+    for extra in extra_sets or []:
+        train_imgs += sorted((extra / "images" / "train").glob("*.*"))
+    xs, ys = _cached(f"train-{synthetic.name}", train_imgs, seed, 3, 3)
+    parts_x, parts_y = [xs], [ys]
+    sets: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    sets["synthetic held-out designs"] = _cached(f"val-{synthetic.name}",
+                                                 sorted((synthetic / "images" / "val").glob("*.*")), seed + 1, 1, 1)
+    real_info = {}
+    try:
+        mapped_real_cards()
+        tune, held = real_cards_split()
+    except (FileNotFoundError, OSError):
+        tune, held = [], []
+    if held:
+        sets["real photos held out"] = _cached("real-held", held, seed + 2, 1, 1)
+    if with_real and tune:
+        rx, ry = _cached("real-tune", tune, seed + 3, 3, 3)
+        parts_x += [rx] * real_repeat
+        parts_y += [ry] * real_repeat
+        real_info = {"real_tune_images": len(tune), "real_tune_patches": int(len(ry)), "real_repeat": real_repeat}
+    x_train = np.concatenate(parts_x)
+    y_train = np.concatenate(parts_y)
+    print(f"namer: {len(y_train)} training patches; " +
+          ", ".join(f"{k}: {len(v[1])}" for k, v in sets.items()), flush=True)
+
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(seed)
+    deadline = t0 + budget_min * 60
+    steps_per_epoch = len(y_train) // batch
+    # plan the schedule from the speed of the first steps, then cosine-decay to the deadline
+    best, best_state, history, step, epoch = -1.0, None, [], 0, 0
+    total_steps = None
+    rng = np.random.default_rng(seed)
+    while time.time() < deadline:
+        epoch += 1
+        net.train()
+        order = rng.permutation(len(y_train))
+        t_epoch = time.time()
+        for i in range(steps_per_epoch):
+            if time.time() > deadline:
+                break
+            idx = order[i * batch:(i + 1) * batch]
+            xb = augment(_blob(x_train[idx]), gen)
+            yb = torch.from_numpy(y_train[idx])
+            if total_steps is None and step == 20:
+                per_step = (time.time() - t_epoch) / 20
+                total_steps = max(100, int((deadline - t0 - (time.time() - t0)) / per_step * 0.9) + step)
+            frac = min(1.0, step / total_steps) if total_steps else 0.0
+            for g in opt.param_groups:
+                g["lr"] = lr * (min(1.0, (step + 1) / 100)) * 0.5 * (1 + np.cos(np.pi * frac))
+            opt.zero_grad()
+            loss = loss_fn(net(xb), yb)
+            loss.backward()
+            opt.step()
+            step += 1
+        scores = {k: accuracy(net, *v) for k, v in sets.items()}
+        key = scores["synthetic held-out designs"]["card_accuracy"] or 0.0
+        history.append({"epoch": epoch, "steps": step, "loss": round(float(loss), 4), "s": round(time.time() - t0),
+                        **{k: v for k, v in scores.items()}})
+        print(json.dumps(history[-1]), flush=True)
+        if key > best:
+            best = key
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    final = {k: accuracy(net, *v) for k, v in sets.items()}
+    out = export_onnx(net, models_dir / f"{NAMER_STEM}.onnx")
+    card = {
+        "model": "corner namer: 7-conv CNN on 32x32 patches, trained from scratch (datasets/namer_train.py)",
+        "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,
+        "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
+        "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info,
+        "epochs": epoch, "steps": step, "batch": batch, "train_time_s": round(time.time() - t0, 1),
+        "held_out": final, "history": history[-5:],
+    }
+    card_path = models_dir / "model-card.json"
+    full = json.loads(card_path.read_text()) if card_path.exists() else {}
+    full["namer"] = card
+    card_path.write_text(json.dumps(full, indent=1, ensure_ascii=False) + "\n")
+    return card
+
+
+def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
+    import onnx
+    import torch
+
+    net.eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=["logits"],
+                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    model = onnx.load(str(tmp))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "classes", json.dumps(list(NAMER_CLASSES))
+    onnx.save(model, str(path))
+    tmp.unlink()
+    return path

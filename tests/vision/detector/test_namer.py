@@ -1,0 +1,166 @@
+"""The corner namer: patches cut the same way at training and run time, boxes named or dropped,
+and a class-agnostic detector that cannot run without it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from cardref.vision.classes import CLASS_NAMES, UNNAMED
+from cardref.vision.detector import Detector, ModelFileError, load_detector
+from cardref.vision.detector.backends import _card_names
+from cardref.vision.detector.namer import (
+    CROP_SIZE,
+    NAMER_CLASSES,
+    NOT_A_CORNER,
+    CornerNamer,
+    crop_corner,
+    patches_blob,
+)
+from cardref.vision.types import CornerDetection
+
+torch = pytest.importorskip("torch")  # the namer is trained and exported with PyTorch (dev install)
+
+
+class ColourNet(torch.nn.Module):
+    """A stand-in namer with known answers: a red patch is AH, a blue one is 'not a corner',
+    anything else (grey) is a four-way tie of 5C..8C (each about 0.25: below min_prob)."""
+
+    def forward(self, x):  # noqa: ANN001, ANN201
+        r, g, b = x.mean(dim=(2, 3)).unbind(1)  # the input is RGB
+        logits = torch.full((x.shape[0], len(NAMER_CLASSES)), -10.0)
+        logits = logits.clone()
+        logits[:, NAMER_CLASSES.index("AH")] = 100 * (r - b - g)
+        logits[:, NAMER_CLASSES.index(NOT_A_CORNER)] = 100 * (b - r - g)
+        for code in ("5C", "6C", "7C", "8C"):
+            logits[:, NAMER_CLASSES.index(code)] = 1.0
+        return logits
+
+
+@pytest.fixture(scope="module")
+def colour_namer(tmp_path_factory) -> Path:
+    from cardref.datasets.namer_train import export_onnx
+
+    return export_onnx(ColourNet(), tmp_path_factory.mktemp("namer") / "colour.onnx")
+
+
+def _frame() -> np.ndarray:
+    frame = np.full((200, 300, 3), 128, np.uint8)
+    frame[40:70, 40:60] = (0, 0, 255)     # red in BGR
+    frame[100:130, 200:220] = (255, 0, 0)  # blue
+    return frame
+
+
+RED, BLUE, GREY = (40, 40, 60, 70), (200, 100, 220, 130), (120, 150, 140, 180)
+
+
+def test_patch_is_square_and_centred_on_the_box() -> None:
+    patch = crop_corner(_frame(), RED)
+    assert patch.shape == (CROP_SIZE, CROP_SIZE, 3) and patch.dtype == np.uint8
+    assert tuple(patch[CROP_SIZE // 2, CROP_SIZE // 2]) == (0, 0, 255)
+    # context around the box: the grey table shows at the patch's edges
+    assert tuple(patch[0, 0]) == (128, 128, 128)
+
+
+def test_patch_of_a_box_past_the_frame_edge_replicates_the_edge() -> None:
+    frame = _frame()
+    patch = crop_corner(frame, (-10, -10, 10, 10))
+    assert patch.shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert tuple(patch[0, 0]) == tuple(frame[0, 0])
+
+
+def test_large_box_is_smoothed_not_aliased() -> None:
+    stripes = np.zeros((400, 400, 3), np.uint8)
+    stripes[:, ::2] = 255  # one-pixel stripes: sampled without smoothing they alias to black or white
+    patch = crop_corner(stripes, (50, 50, 350, 350))
+    assert 60 < patch.mean() < 200 and patch.std() < 40
+
+
+def test_blob_is_rgb_nchw_in_unit_range() -> None:
+    blob = patches_blob([crop_corner(_frame(), RED)])
+    assert blob.shape == (1, 3, CROP_SIZE, CROP_SIZE) and blob.dtype == np.float32
+    assert blob[0, 0, CROP_SIZE // 2, CROP_SIZE // 2] == pytest.approx(1.0)  # R channel first
+    assert blob[0, 2, CROP_SIZE // 2, CROP_SIZE // 2] == pytest.approx(0.0)
+
+
+def test_namer_names_corners_and_drops_what_is_not_a_corner(colour_namer: Path) -> None:
+    namer = CornerNamer(colour_namer, min_prob=0.3)
+    corners = [CornerDetection(UNNAMED, 0.8, RED), CornerDetection(UNNAMED, 0.9, BLUE),
+               CornerDetection(UNNAMED, 0.7, GREY)]
+    named = namer.name(_frame(), corners)
+    assert [c.card for c in named] == ["AH"]
+    assert named[0].box == RED and 0.79 < named[0].conf <= 0.8  # detector conf x namer probability
+    assert namer.name(_frame(), []) == []
+    assert [c.card for c in CornerNamer(colour_namer, min_prob=0.2).name(_frame(), corners)] == ["AH", "5C"]
+    assert namer.probabilities([]).shape == (0, len(NAMER_CLASSES))
+
+
+def test_namer_probabilities_sum_to_one(colour_namer: Path) -> None:
+    probs = CornerNamer(colour_namer).probabilities([crop_corner(_frame(), b) for b in (RED, BLUE, GREY)])
+    assert probs.shape == (3, len(NAMER_CLASSES))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_namer_with_another_class_list_is_refused(tmp_path: Path, colour_namer: Path) -> None:
+    import onnx
+
+    model = onnx.load(str(colour_namer))
+    for p in model.metadata_props:
+        if p.key == "classes":
+            p.value = json.dumps(list(reversed(NAMER_CLASSES)))
+    bad = tmp_path / "reordered.onnx"
+    onnx.save(model, str(bad))
+    with pytest.raises(ModelFileError, match="another class list"):
+        CornerNamer(bad)
+
+
+def test_missing_or_corrupt_namer_file_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ModelFileError, match="nope.onnx"):
+        CornerNamer(tmp_path / "nope.onnx")
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(ModelFileError, match="junk.onnx"):
+        CornerNamer(junk)
+
+
+class UnnamedBackend:
+    """A class-agnostic detector stand-in: boxes with no names."""
+
+    name = "fake"
+    model_path = Path("corners.onnx")
+    names = (UNNAMED,)
+
+    def __init__(self, boxes: list[tuple[float, float, float, float]]) -> None:
+        self.boxes = boxes
+
+    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+        return [CornerDetection(UNNAMED, 0.9, b) for b in self.boxes]
+
+
+def test_class_agnostic_detector_needs_a_namer() -> None:
+    det = Detector(UnnamedBackend([RED]))
+    with pytest.raises(ModelFileError, match="corner namer"):
+        det.detect(_frame())
+
+
+def test_detector_with_namer_gives_named_cards(colour_namer: Path) -> None:
+    det = Detector(UnnamedBackend([RED, BLUE]), namer=CornerNamer(colour_namer))
+    cards = det.detect(_frame())
+    assert [c.card for c in cards] == ["AH"]
+
+
+def test_single_class_model_names_become_unnamed() -> None:
+    assert _card_names({0: "item"}, Path("m.onnx")) == (UNNAMED,)
+    assert _card_names(list(CLASS_NAMES), Path("m.onnx")) == CLASS_NAMES
+
+
+def test_a_named_namer_is_put_behind_a_54_class_detector(colour_namer: Path) -> None:
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "detector"
+    det = load_detector("onnx", fixtures / "tiny.onnx", namer=colour_namer)
+    assert det.namer is not None and det.namer.model_path == colour_namer
+    assert load_detector("onnx", fixtures / "tiny.onnx").namer is None  # names its own corners
+    frame = cv2.imread(str(fixtures / "mixed.jpg"))
+    assert all(c.card in CLASS_NAMES for c in det.detect_corners(frame))

@@ -1,0 +1,145 @@
+"""The corner namer: a small classifier that names each corner index the detector found.
+
+The YOLO detector is good at *finding* the rank-and-suit indices and weak at telling 54
+look-alike classes apart from a few pixels; so the shipped detector is class-agnostic
+(one class, ``corner``) and this second stage names every box it finds.  Each box is cut
+out as a square patch (:func:`crop_corner`, the same code at training and at run time),
+scaled to :data:`CROP_SIZE` pixels and classified into the 54 card codes plus
+:data:`NOT_A_CORNER`, which rejects boxes that are not an index at all.
+
+The network is trained by :mod:`cardref.datasets.namer_train` and shipped as ONNX
+(``models/corner-namer.onnx``), run by ONNX Runtime (or OpenVINO when ONNX Runtime is
+missing) on every box of a frame in one batch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..classes import CLASS_NAMES
+from ..types import Box, CornerDetection
+from .errors import BackendUnavailableError, ModelFileError
+
+#: Side of the square patch the namer sees, in pixels.
+CROP_SIZE = 32
+#: The patch side is this many times the box's longer side (some context around the index).
+CONTEXT = 1.3
+#: The extra class: "this box is not a corner index".
+NOT_A_CORNER = "none"
+#: Namer classes: the 54 card codes (vision/classes.py order), then NOT_A_CORNER.
+NAMER_CLASSES: tuple[str, ...] = (*CLASS_NAMES, NOT_A_CORNER)
+NAMER_STEM = "corner-namer"
+
+
+def crop_corner(frame_bgr: np.ndarray, box: Box, size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
+    """The square ``size`` x ``size`` BGR patch centred on ``box`` (edges replicated past the frame)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    side = max(x2 - x1, y2 - y1, 1.0) * context
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    s = size / side
+    if s < 0.5:  # shrinking a lot: smooth first so the patch is not aliased
+        k = int(round(0.5 / s)) * 2 + 1
+        x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
+        xe, ye = int(min(frame_bgr.shape[1], cx + side + 1)), int(min(frame_bgr.shape[0], cy + side + 1))
+        if xe > x0 and ye > y0:
+            region = cv2.GaussianBlur(frame_bgr[y0:ye, x0:xe], (k, k), 0)
+            frame_bgr, cx, cy = region, cx - x0, cy - y0
+    m = np.array([[s, 0.0, size / 2 - s * cx], [0.0, s, size / 2 - s * cy]], dtype=np.float64)
+    return cv2.warpAffine(frame_bgr, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def patches_blob(patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """``(n, size, size, 3)`` BGR uint8 patches -> the network input ``(n, 3, size, size)`` RGB float32 0..1."""
+    arr = np.asarray(patches, dtype=np.uint8)
+    return np.ascontiguousarray(arr[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class CornerNamer:
+    """Names corner boxes: ``name(frame, corners)`` returns them with card codes (or drops them).
+
+    ``min_prob`` drops a corner whose best card code is less likely than this; a corner the
+    namer calls :data:`NOT_A_CORNER` is dropped.  The reported confidence is the detector's
+    box confidence times the namer's probability of the code.
+    """
+
+    def __init__(self, model_path: str | Path, min_prob: float = 0.3, threads: int | None = None) -> None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
+        self.model_path = path
+        self.min_prob = min_prob
+        self._run = self._load(path, threads)
+
+    @staticmethod
+    def _load(path: Path, threads: int | None):  # noqa: ANN205 - returns a closure over the runtime
+        from .backends import default_threads
+
+        try:
+            import onnxruntime as ort
+        except ImportError:
+            ort = None
+        if ort is not None:
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads or default_threads()
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            try:
+                sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+                raise ModelFileError(path, f"ONNX Runtime cannot load the corner namer ({exc})") from exc
+            meta = dict(sess.get_modelmeta().custom_metadata_map)
+            _check_classes(meta, path)
+            name = sess.get_inputs()[0].name
+            return lambda blob: sess.run(None, {name: blob})[0]
+        try:
+            import openvino as ov
+        except ImportError as exc:
+            raise BackendUnavailableError("namer", "neither onnxruntime nor openvino is installed") from exc
+        try:
+            compiled = ov.Core().compile_model(str(path), "CPU",
+                                               {"INFERENCE_NUM_THREADS": threads or default_threads()})
+        except Exception as exc:  # noqa: BLE001
+            raise ModelFileError(path, f"OpenVINO cannot load the corner namer ({exc})") from exc
+        return lambda blob: compiled(blob)[0]
+
+    def probabilities(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`."""
+        if len(patches) == 0:
+            return np.zeros((0, len(NAMER_CLASSES)), np.float32)
+        return softmax(np.asarray(self._run(patches_blob(patches)), dtype=np.float64)).astype(np.float32)
+
+    def name(self, frame_bgr: np.ndarray, corners: Sequence[CornerDetection]) -> list[CornerDetection]:
+        if not corners:
+            return []
+        probs = self.probabilities([crop_corner(frame_bgr, c.box) for c in corners])
+        out = []
+        for c, p in zip(corners, probs, strict=True):
+            k = int(p.argmax())
+            if NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob:
+                continue
+            out.append(replace(c, card=NAMER_CLASSES[k], conf=float(c.conf * p[k])))
+        return out
+
+
+def _check_classes(meta: dict[str, str], path: Path) -> None:
+    raw = meta.get("classes")
+    if raw is None:
+        return
+    try:
+        classes = tuple(json.loads(raw))
+    except ValueError as exc:
+        raise ModelFileError(path, "unreadable class list in the corner namer metadata") from exc
+    if classes != NAMER_CLASSES:
+        raise ModelFileError(path, "the corner namer was trained on another class list than vision/classes.py")
