@@ -104,15 +104,16 @@ def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]
     return tune, [p for p in images if p not in tuned]
 
 
-def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS) -> Path:
+def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS,
+                    mapped: Path = MAPPED_DIR) -> Path:
     """A data.yaml training on a synthetic set plus the real-cards tuning split.
 
     The real photos are listed ``real_repeat`` times (they are few); validation stays on the
     synthetic held-out designs.  Image lists are written to ``dst``; nothing is copied.
     """
     synthetic = Path(synthetic)
-    mapped_real_cards(src)
-    tune, _ = real_cards_split()
+    mapped_real_cards(src, mapped)
+    tune, _ = real_cards_split(mapped)
     dst.mkdir(parents=True, exist_ok=True)
     train = sorted((synthetic / "images" / "train").glob("*.*"))
     lines = [str(p.resolve()) for p in train] + [str(p.absolute()) for p in tune] * real_repeat
@@ -120,7 +121,8 @@ def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path 
     (dst / "val.txt").write_text("\n".join(str(p.resolve()) for p in sorted((synthetic / "images" / "val").glob("*.*"))) + "\n")
     names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
     y = dst / "data.yaml"
-    y.write_text(f"path: {dst.resolve()}\ntrain: train.txt\nval: val.txt\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    y.write_text(f"path: {dst.resolve()}\nsynthetic: {synthetic.resolve()}\ntrain: train.txt\nval: val.txt\n"
+                 f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
     return y
 
 

@@ -102,7 +102,12 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
                     workers=workers, project=str(RUNS_DIR), name=name, exist_ok=True, cache="ram",
                     seed=0, deterministic=False, single_cls=single_cls, **hyper)
     wall = time.time() - t0
-    return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir)
+    extra = {"single_cls": single_cls,
+             "task": "find rank-and-suit corner indices, one class; the corner namer names them" if single_cls
+             else "detect rank-and-suit corner indices; 54 classes (vision/classes.py)"}
+    if "train.txt" in yaml_path.read_text():  # a mixed set (mixed_data_yaml): say what real photos it holds
+        extra["real_tune"] = "the real-cards tuning split (datasets/evaluate.py real_cards_split), listed 3 times"
+    return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir, extra=extra)
 
 
 def _results(run_dir: Path) -> list[dict]:
@@ -114,7 +119,9 @@ def _results(run_dir: Path) -> list[dict]:
 
 
 def _dataset_counts(yaml_path: Path) -> dict:
-    root = yaml_path.parent
+    import yaml
+
+    root = Path(yaml.safe_load(yaml_path.read_text()).get("synthetic") or yaml_path.parent)
     out: dict = {}
     for split in ("train", "val"):
         labels = list((root / "labels" / split).glob("*.txt"))
@@ -172,6 +179,22 @@ def publish(run_dir: Path, yaml_path: Path, imgsz: int, wall_s: float | None = N
     return card
 
 
+def _namer_lines(namer: dict | None) -> list[str]:
+    if not namer:
+        return []
+    lines = ["## Corner namer", "",
+             f"- Model: {namer.get('model')}; `{namer.get('weights')}` ({namer.get('weights_bytes', 0) / 1e6:.2f} MB),"
+             f" {namer.get('classes')} classes (54 cards + 'none')",
+             f"- Trained {namer.get('epochs')} epochs ({namer.get('steps')} steps of {namer.get('batch')}) in"
+             f" {namer.get('train_time_s')} s on {namer.get('train_patches')} patches from"
+             f" {namer.get('synthetic_train_images')} synthetic scenes"
+             + (f" + {namer['real_tune_images']} real tuning photos x{namer.get('real_repeat')}"
+                if namer.get("real_tune_images") else ""),
+             "- Patch accuracy on held-out sets (true boxes): "
+             + "; ".join(f"{k}: {json.dumps(v)}" for k, v in namer.get("held_out", {}).items()), ""]
+    return lines
+
+
 def write_readme(card: dict, path: Path) -> None:
     """A human-readable model card next to the weights."""
     data = card.get("data", {})
@@ -183,7 +206,9 @@ def write_readme(card: dict, path: Path) -> None:
         f"- Model: {card.get('model')}",
         f"- Weights: `{card.get('weights')}` ({card.get('weights_bytes', 0) / 1e6:.1f} MB)"
         + (f"; ONNX `{card['onnx']}`" if card.get("onnx") else ""),
-        "- Classes: 54 card codes, order in `vision/classes.py` (AS..KS, AH..KH, AD..KD, AC..KC, SJ, BJ)",
+        *(["- Classes: one (`corner`): the detector finds rank-and-suit indices whatever their card;"
+            " the corner namer below names each one"] if card.get("single_cls") else
+          ["- Classes: 54 card codes, order in `vision/classes.py` (AS..KS, AH..KH, AD..KD, AC..KC, SJ, BJ)"]),
         f"- Trained at {card.get('imgsz_train')} px on crops at a 720p webcam's pixel scale"
         " (card 50-95 px tall, 25% close-ups); infer on whole frames.",
         f"- Epochs: {card.get('epochs_completed')}; training time {card.get('train_time_s')} s on a shared"
@@ -192,7 +217,9 @@ def write_readme(card: dict, path: Path) -> None:
         f" {len(tr.get('designs', []))} designs: {', '.join(tr.get('designs', []))}",
         f"- Held-out validation: {va.get('images')} images, {va.get('labels')} labels, designs never trained on:"
         f" {', '.join(va.get('designs', []))}",
+        *([f"- Real photos in training: {card['real_tune']}"] if card.get("real_tune") else []),
         "",
+        *_namer_lines(card.get("namer")),
         "## Metrics",
         "",
     ]
@@ -229,7 +256,10 @@ def write_readme(card: dict, path: Path) -> None:
         *card.get("commands", []),
         "```",
         "",
-        "Real-photo figures use /work/shared/data/real-cards (Roboflow Universe \"Card Detection\" by",
-        "cadyzedevelopmenthub, CC BY 4.0); none of those images were used for training.",
+        "Real-photo figures use the shared real-cards set (Roboflow Universe \"Card Detection\" by",
+        "cadyzedevelopmenthub, CC BY 4.0). Its tuning split (the first 70 % of the standard-deck",
+        "photos, `datasets/evaluate.py` `real_cards_split`) is used in training when a card says so;",
+        "the real-photo figures are on the other photos only (the later standard-deck photos and the",
+        "whole black-and-gold deck, a design never trained on).",
     ]
     path.write_text("\n".join(lines) + "\n")

@@ -1,4 +1,5 @@
 from collections import Counter
+from pathlib import Path
 
 from cardref.datasets.evaluate import (
     confusion,
@@ -44,3 +45,29 @@ def test_real_cards_labels_are_mapped(tmp_path):
     corners = read_yolo_labels(y.parent / "labels" / "a.txt", 100, 200)
     assert [c.card for c in corners] == ["10C", "BJ"]
     assert [round(v, 6) for v in corners[0].box] == [45.0, 90.0, 55.0, 110.0]
+
+
+def test_evaluation_runs_the_boxes_through_the_namer(small_library, tmp_path):
+    """With a namer that calls every box 'not a corner', nothing is predicted; without it the
+    fixture detector's own names are scored."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from cardref.datasets.evaluate import evaluate_synthetic
+    from cardref.datasets.generate import generate
+    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer import NAMER_CLASSES, NOT_A_CORNER
+
+    class SaysNone(torch.nn.Module):
+        def forward(self, x):  # noqa: ANN001, ANN202
+            logits = torch.zeros(x.shape[0], len(NAMER_CLASSES)) + x.mean() * 0
+            logits[:, NAMER_CLASSES.index(NOT_A_CORNER)] = 10.0
+            return logits
+
+    namer = export_onnx(SaysNone(), tmp_path / "none.onnx")
+    generate(tmp_path / "set", 2, seed=3, split="val", workers=1, progress=False)
+    weights = Path(__file__).resolve().parents[1] / "fixtures" / "detector" / "tiny.pt"
+    plain = evaluate_synthetic(weights, tmp_path / "set", imgsz=320, conf=0.02, with_map=False)
+    named = evaluate_synthetic(weights, tmp_path / "set", imgsz=320, conf=0.02, with_map=False, namer=namer)
+    assert plain["card_f1"]["cards_pred"] > 0
+    assert named["card_f1"]["cards_pred"] == 0 and named["corner_recall_iou50"] == 0.0

@@ -84,3 +84,34 @@ def test_real_split_holds_out_the_later_photos_and_the_other_deck(tmp_path) -> N
     assert max(p.name for p in tune) < min(p.name for p in held if p.name.startswith("phone-android-"))
     assert sum(p.name.startswith("phone-iphone-") for p in held) == 4
     assert not set(tune) & set(held) and len(tune) + len(held) == len(names)
+
+
+def test_mixed_data_yaml_adds_only_the_tuning_photos(tmp_path) -> None:
+    import yaml
+    from cardref.datasets.evaluate import mixed_data_yaml, real_cards_split
+    from cardref.datasets.train import _dataset_counts
+
+    real = tmp_path / "real"
+    (real / "images").mkdir(parents=True)
+    (real / "labels").mkdir()
+    (real / "data.yaml").write_text("names: ['AS', 'BACK', 'BJ']\n")
+    for i in range(10):
+        (real / "images" / f"phone-android-{i}.jpg").write_bytes(b"x")
+        (real / "labels" / f"phone-android-{i}.txt").write_text("0 0.5 0.5 0.1 0.1\n1 0.2 0.2 0.3 0.3\n")
+    synth = tmp_path / "synth"
+    for split in ("train", "val"):
+        (synth / "images" / split).mkdir(parents=True)
+        (synth / "labels" / split).mkdir(parents=True)
+        for i in range(3):
+            (synth / "images" / split / f"{split}_{i}.jpg").write_bytes(b"x")
+            (synth / "labels" / split / f"{split}_{i}.txt").write_text("5 0.5 0.5 0.1 0.1\n")
+    mapped = tmp_path / "mapped"
+    y = mixed_data_yaml(synth, tmp_path / "mixed", real_repeat=2, src=real, mapped=mapped)
+    meta = yaml.safe_load(y.read_text())
+    train = (y.parent / meta["train"]).read_text().split()
+    tune, held = real_cards_split(mapped)
+    assert len(train) == 3 + 2 * len(tune) and not {str(p.absolute()) for p in held} & set(train)
+    assert len((y.parent / meta["val"]).read_text().split()) == 3
+    # the mapped labels drop the card back and renumber to our classes
+    assert (mapped / "labels" / "phone-android-0.txt").read_text() == "0 0.5 0.5 0.1 0.1\n"
+    assert _dataset_counts(y)["train"]["images"] == 3  # counted from the synthetic set named in the yaml
