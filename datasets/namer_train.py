@@ -23,6 +23,7 @@ from .namer_data import NONE_ID, patches_from
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
+RUNS_DIR = Path(__file__).resolve().parent.parent / "runs" / "namer"
 
 
 def build_net():  # noqa: ANN201 - torch is imported lazily
@@ -105,7 +106,11 @@ def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: in
 
 def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real_repeat: int = 4,
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
-                seed: int = 0, extra_sets: list[Path] | None = None) -> dict:
+                seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
+                resume: bool = False, init: str | Path | None = None) -> dict:
+    """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
+    checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
+    from another run's weights.  Returns the namer's model-card entry."""
     import torch
 
     from .evaluate import mapped_real_cards, real_cards_split
@@ -143,29 +148,41 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(seed)
+    best, best_state, history, step, epoch = -1.0, None, [], 0, 0
+    ckpt = RUNS_DIR / name / "last.pt"
+    if resume or init:
+        src = Path(init) if init else ckpt
+        if not src.is_file():
+            raise FileNotFoundError(f"no namer checkpoint at {src}")
+        state = torch.load(src, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["net"])
+        if resume:
+            opt.load_state_dict(state["opt"])
+            best, best_state, history = state["best"], state["best_state"], state["history"]
+            step, epoch = state["step"], state["epoch"]
+    # the learning rate follows a cosine over the wall-clock budget (the speed of a shared
+    # machine changes during a run), after a short warm-up
+    t_train = time.time()
     deadline = t0 + budget_min * 60
     steps_per_epoch = len(y_train) // batch
-    # plan the schedule from the speed of the first steps, then cosine-decay to the deadline
-    best, best_state, history, step, epoch = -1.0, None, [], 0, 0
-    total_steps = None
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed + epoch)
+    first_step = step
+    loss = torch.tensor(float("nan"))
     while time.time() < deadline:
         epoch += 1
         net.train()
         order = rng.permutation(len(y_train))
-        t_epoch = time.time()
         for i in range(steps_per_epoch):
-            if time.time() > deadline:
+            now = time.time()
+            if now > deadline:
                 break
             idx = order[i * batch:(i + 1) * batch]
             xb = augment(_blob(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
-            if total_steps is None and step == 20:
-                per_step = (time.time() - t_epoch) / 20
-                total_steps = max(100, int((deadline - t0 - (time.time() - t0)) / per_step * 0.9) + step)
-            frac = min(1.0, step / total_steps) if total_steps else 0.0
+            frac = min(1.0, (now - t_train) / max(1.0, deadline - t_train))
+            warm = min(1.0, (step - first_step + 1) / 100)
             for g in opt.param_groups:
-                g["lr"] = lr * (min(1.0, (step + 1) / 100)) * 0.5 * (1 + np.cos(np.pi * frac))
+                g["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
             opt.zero_grad()
             loss = loss_fn(net(xb), yb)
             loss.backward()
@@ -179,6 +196,10 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         if key > best:
             best = key
             best_state = {k: v.clone() for k, v in net.state_dict().items()}
+        ckpt.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": best, "best_state": best_state,
+                    "history": history, "step": step, "epoch": epoch}, ckpt.with_suffix(".tmp"))
+        ckpt.with_suffix(".tmp").replace(ckpt)
     if best_state is not None:
         net.load_state_dict(best_state)
     final = {k: accuracy(net, *v) for k, v in sets.items()}
@@ -189,7 +210,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
         "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info,
         "epochs": epoch, "steps": step, "batch": batch, "train_time_s": round(time.time() - t0, 1),
-        "held_out": final, "history": history[-5:],
+        "held_out": final, "history": history[-8:],
     }
     card_path = models_dir / "model-card.json"
     full = json.loads(card_path.read_text()) if card_path.exists() else {}

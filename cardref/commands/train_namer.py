@@ -17,6 +17,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-real", action="store_true", help="do not add the real-cards tuning split")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine over the budget)")
+    p.add_argument("--name", default="namer", help="run name (checkpoint in runs/namer/NAME/last.pt)")
+    p.add_argument("--resume", action="store_true", help="carry on the run NAME from its last checkpoint")
+    p.add_argument("--init", help="start from the weights of this checkpoint (a last.pt)")
     p.add_argument("--out", default=None, help="models folder to write corner-namer.onnx and the card to")
 
 
@@ -32,8 +36,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardref train-namer: no images/train (and images/val) under {missing[0] if missing else data}"
               " (make one with cardref gen-data)", file=sys.stderr)
         return 2
-    card = train_namer(data, args.budget_min, with_real=not args.no_real, batch=args.batch, threads=args.threads,
-                       models_dir=Path(args.out) if args.out else MODELS_DIR,
-                       extra_sets=[Path(e) for e in args.extra])
+    try:
+        card = train_namer(data, args.budget_min, with_real=not args.no_real, batch=args.batch, lr=args.lr,
+                           threads=args.threads, models_dir=Path(args.out) if args.out else MODELS_DIR,
+                           extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
+                           init=args.init)
+    except FileNotFoundError as exc:
+        print(f"cardref train-namer: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps(card["held_out"], indent=1))
     return 0
