@@ -107,10 +107,12 @@ def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: in
 def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real_repeat: int = 4,
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
                 seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
-                resume: bool = False, init: str | Path | None = None) -> dict:
+                resume: bool = False, init: str | Path | None = None, export_only: bool = False) -> dict:
     """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
     checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
-    from another run's weights.  Returns the namer's model-card entry."""
+    from another run's weights; ``export_only`` (with ``resume``) publishes the checkpoint's
+    best weights without training (e.g. while the run still goes on).  Returns the namer's
+    model-card entry."""
     import torch
 
     from .evaluate import mapped_real_cards, real_cards_split
@@ -148,7 +150,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(seed)
-    best, best_state, history, step, epoch = -1.0, None, [], 0, 0
+    best, best_state, history, step, epoch, spent = -1.0, None, [], 0, 0, 0.0
     ckpt = RUNS_DIR / name / "last.pt"
     if resume or init:
         src = Path(init) if init else ckpt
@@ -160,10 +162,11 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
             opt.load_state_dict(state["opt"])
             best, best_state, history = state["best"], state["best_state"], state["history"]
             step, epoch = state["step"], state["epoch"]
+            spent = state.get("train_s", history[-1]["s"] if history else 0.0)
     # the learning rate follows a cosine over the wall-clock budget (the speed of a shared
     # machine changes during a run), after a short warm-up
     t_train = time.time()
-    deadline = t0 + budget_min * 60
+    deadline = t_train if export_only else t0 + budget_min * 60
     steps_per_epoch = len(y_train) // batch
     rng = np.random.default_rng(seed + epoch)
     first_step = step
@@ -198,7 +201,8 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
             best_state = {k: v.clone() for k, v in net.state_dict().items()}
         ckpt.parent.mkdir(parents=True, exist_ok=True)
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": best, "best_state": best_state,
-                    "history": history, "step": step, "epoch": epoch}, ckpt.with_suffix(".tmp"))
+                    "history": history, "step": step, "epoch": epoch,
+                    "train_s": spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
         ckpt.with_suffix(".tmp").replace(ckpt)
     if best_state is not None:
         net.load_state_dict(best_state)
@@ -209,7 +213,8 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,
         "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
         "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info,
-        "epochs": epoch, "steps": step, "batch": batch, "train_time_s": round(time.time() - t0, 1),
+        "epochs": epoch, "steps": step, "batch": batch,
+        "train_time_s": round(spent + (0.0 if export_only else time.time() - t_train), 1),
         "held_out": final, "history": history[-8:],
     }
     card_path = models_dir / "model-card.json"

@@ -13,13 +13,15 @@ HELP = "train the corner namer (32x32 patch classifier, 54 cards + 'not a corner
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", required=True, help="synthetic data set folder from cardref gen-data (train + val splits)")
     p.add_argument("--extra", action="append", default=[], help="another generated set whose train split is added")
-    p.add_argument("--budget-min", type=float, required=True, help="wall-clock budget in minutes")
+    p.add_argument("--budget-min", type=float, default=0.0, help="wall-clock budget in minutes (required to train)")
     p.add_argument("--no-real", action="store_true", help="do not add the real-cards tuning split")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine over the budget)")
     p.add_argument("--name", default="namer", help="run name (checkpoint in runs/namer/NAME/last.pt)")
     p.add_argument("--resume", action="store_true", help="carry on the run NAME from its last checkpoint")
+    p.add_argument("--export-only", action="store_true",
+                   help="with --resume: export the run's best weights so far to ONNX and the card, no training")
     p.add_argument("--init", help="start from the weights of this checkpoint (a last.pt)")
     p.add_argument("--out", default=None, help="models folder to write corner-namer.onnx and the card to")
 
@@ -28,7 +30,11 @@ def run(args: argparse.Namespace) -> int:
     from cardref.datasets.namer_train import MODELS_DIR, train_namer
 
     data = Path(args.data)
-    if args.budget_min <= 0:
+    if args.export_only and not args.resume:
+        print("cardref train-namer: --export-only goes with --resume (it exports that run's checkpoint)",
+              file=sys.stderr)
+        return 2
+    if args.budget_min <= 0 and not args.export_only:
         print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
         return 2
     missing = [d for d in [data, *map(Path, args.extra)] if not (d / "images" / "train").is_dir()]
@@ -40,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         card = train_namer(data, args.budget_min, with_real=not args.no_real, batch=args.batch, lr=args.lr,
                            threads=args.threads, models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
-                           init=args.init)
+                           init=args.init, export_only=args.export_only)
     except FileNotFoundError as exc:
         print(f"cardref train-namer: {exc}", file=sys.stderr)
         return 2

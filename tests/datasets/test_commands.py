@@ -33,3 +33,43 @@ def test_train_needs_a_data_set(tmp_path, capsys):
 def test_eval_detector_needs_weights(tmp_path, capsys):
     assert main(["eval-detector", "--weights", str(tmp_path / "none.pt")]) == 2
     assert "no weights" in capsys.readouterr().err
+
+
+def test_train_namer_checks_its_arguments(tmp_path, capsys):
+    assert main(["train-namer", "--data", str(tmp_path / "missing"), "--budget-min", "1"]) == 2
+    assert "no images/train" in capsys.readouterr().err
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    (tmp_path / "images" / "val").mkdir()
+    assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "0"]) == 2
+    assert "--budget-min must be > 0" in capsys.readouterr().err
+    assert main(["train-namer", "--data", str(tmp_path), "--export-only"]) == 2
+    assert "goes with --resume" in capsys.readouterr().err
+    assert main(["train-namer", "--data", str(tmp_path), "--resume", "--export-only", "--name", "never-run-xyz",
+                 "--no-real", "--out", str(tmp_path)]) == 2
+    assert "no namer checkpoint" in capsys.readouterr().err
+
+
+def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeypatch):
+    """A few seconds of training on a tiny generated set: checkpoint, resume, ONNX + card entry."""
+    import pytest
+
+    pytest.importorskip("torch")
+    from cardref.datasets import namer_train
+    from cardref.vision.detector.namer import CornerNamer
+
+    monkeypatch.setattr(namer_train, "RUNS_DIR", tmp_path / "runs")
+    monkeypatch.setattr(namer_train, "CACHE_DIR", tmp_path / "cache")
+    data = tmp_path / "ds"
+    for split in ("train", "val"):
+        assert main(["gen-data", "--out", str(data), "--n", "2", "--seed", "1", "--split", split, "--no-progress"]) == 0
+    out = tmp_path / "models"
+    out.mkdir()
+    args = ["train-namer", "--data", str(data), "--no-real", "--name", "t", "--out", str(out), "--batch", "32"]
+    assert main([*args, "--budget-min", "0.05"]) == 0
+    first = json.loads((out / "model-card.json").read_text())["namer"]
+    assert (tmp_path / "runs" / "t" / "last.pt").is_file() and first["epochs"] >= 1
+    assert main([*args, "--budget-min", "0.05", "--resume"]) == 0
+    second = json.loads((out / "model-card.json").read_text())["namer"]
+    assert second["epochs"] > first["epochs"] and second["steps"] > first["steps"]
+    namer = CornerNamer(out / "corner-namer.onnx")
+    assert namer.probabilities(__import__("numpy").zeros((2, 32, 32, 3), "uint8")).shape == (2, 55)
