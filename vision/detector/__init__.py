@@ -177,7 +177,7 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
         for path in paths:
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
-                return Detector(found, merge, _load_namer(namer, found, threads))
+                return Detector(found, merge, _load_namer(namer, found, threads, conf))
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
@@ -193,11 +193,12 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     raise ModelFileError(missing, f"no model file for the {backend} detector backend", "; ".join(hints))
 
 
-def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None) -> CornerNamer | None:
+def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,
+                conf: float) -> CornerNamer | None:
     """``True``: the shipped namer, for a class-agnostic detector only (a 54-class one names its
     own corners); a path: that namer, for any detector; ``False``: none."""
     if namer is False or (namer is True and UNNAMED not in backend.names):
         return None
     if namer is True:
-        return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads)
-    return CornerNamer(Path(namer), threads=threads)
+        return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads, min_conf=conf)
+    return CornerNamer(Path(namer), threads=threads, min_conf=conf)

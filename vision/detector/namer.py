@@ -71,10 +71,13 @@ class CornerNamer:
 
     ``min_prob`` drops a corner whose best card code is less likely than this; a corner the
     namer calls :data:`NOT_A_CORNER` is dropped.  The reported confidence is the detector's
-    box confidence times the namer's probability of the code.
+    box confidence times the namer's probability of the code; corners below ``min_conf``
+    are dropped (the detector's own threshold applies to the box confidence alone).
     """
 
-    def __init__(self, model_path: str | Path, min_prob: float = 0.3, threads: int | None = None) -> None:
+    def __init__(self, model_path: str | Path, min_prob: float = 0.3, threads: int | None = None,
+                 min_conf: float = 0.0) -> None:
+        self.min_conf = min_conf
         path = Path(model_path)
         if not path.is_file():
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
@@ -127,7 +130,7 @@ class CornerNamer:
         out = []
         for c, p in zip(corners, probs, strict=True):
             k = int(p.argmax())
-            if NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob:
+            if NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob or c.conf * p[k] < self.min_conf:
                 continue
             out.append(replace(c, card=NAMER_CLASSES[k], conf=float(c.conf * p[k])))
         return out

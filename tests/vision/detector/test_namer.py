@@ -164,3 +164,9 @@ def test_a_named_namer_is_put_behind_a_54_class_detector(colour_namer: Path) -> 
     assert load_detector("onnx", fixtures / "tiny.onnx").namer is None  # names its own corners
     frame = cv2.imread(str(fixtures / "mixed.jpg"))
     assert all(c.card in CLASS_NAMES for c in det.detect_corners(frame))
+
+
+def test_min_conf_applies_to_box_times_name(colour_namer: Path) -> None:
+    corners = [CornerDetection(UNNAMED, 0.5, RED)]
+    assert [c.card for c in CornerNamer(colour_namer, min_conf=0.45).name(_frame(), corners)] == ["AH"]
+    assert CornerNamer(colour_namer, min_conf=0.55).name(_frame(), corners) == []
