@@ -230,6 +230,7 @@ def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
 
     net.eval()
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
     torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=["logits"],
                       dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
