@@ -14,7 +14,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from cardref.vision.classes import CLASS_INDEX
 from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NOT_A_CORNER, crop_corner
+
+from .evaluate import read_yolo_labels
 
 NONE_ID = NAMER_CLASSES.index(NOT_A_CORNER)
 #: Largest shift (of the box's longer side) and scale change of a jittered copy.
@@ -23,17 +26,7 @@ JITTER = 0.15
 
 def read_boxes(label_file: Path, w: int, h: int) -> list[tuple[int, tuple[float, float, float, float]]]:
     """(class id, pixel box) of every line of a YOLO label file in our class order."""
-    out = []
-    if not label_file.exists():
-        return out
-    for line in label_file.read_text().splitlines():
-        parts = line.split()
-        if len(parts) < 5:
-            continue
-        c = int(float(parts[0]))
-        cx, cy, bw, bh = (float(v) for v in parts[1:5])
-        out.append((c, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
-    return out
+    return [(CLASS_INDEX[c.card], c.box) for c in read_yolo_labels(label_file, w, h)]
 
 
 def _overlap(a: Sequence[float], b: Sequence[float]) -> float:
