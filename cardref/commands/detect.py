@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="inference runtime (default: the fastest one whose model file exists)")
     p.add_argument("--model", type=Path, help="model file (.pt, .onnx, OpenVINO .xml or folder); "
                                               "default: the shipped models/cards-yolo11n.*")
-    p.add_argument("--conf", type=float, default=None, help="minimum corner confidence (default 0.25)")
+    p.add_argument("--conf", type=float, default=None, help="minimum corner confidence, box x name (default 0.1)")
     p.add_argument("--iou", type=float, default=None, help="NMS overlap threshold (default 0.7)")
     p.add_argument("--imgsz", type=int, default=None,
                    help="network input long side, PyTorch backend only (default: the input of the ONNX "

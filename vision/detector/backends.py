@@ -29,7 +29,7 @@ from ..types import CornerDetection
 from .decode import Letterbox, decode_yolo, letterbox, letterbox_image
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
-DEFAULT_CONF = 0.25
+DEFAULT_CONF = 0.1  # best card F1 on the held-out designs (models/README.md, eval-detector)
 DEFAULT_IOU = 0.7
 #: Network input long side of the PyTorch backend (the exports fix theirs at export time).
 DEFAULT_LONG_SIDE = 1280
