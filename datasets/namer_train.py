@@ -208,6 +208,8 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         net.load_state_dict(best_state)
     final = {k: accuracy(net, *v) for k, v in sets.items()}
     out = export_onnx(net, models_dir / f"{NAMER_STEM}.onnx")
+    # the weights alone (1.2 MB): a later run starts from them with --init
+    torch.save({"net": net.state_dict()}, models_dir / f"{NAMER_STEM}.pt")
     card = {
         "model": "corner namer: 7-conv CNN on 32x32 patches, trained from scratch (datasets/namer_train.py)",
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,

@@ -184,7 +184,8 @@ def _namer_lines(namer: dict | None) -> list[str]:
         return []
     lines = ["## Corner namer", "",
              f"- Model: {namer.get('model')}; `{namer.get('weights')}` ({namer.get('weights_bytes', 0) / 1e6:.2f} MB),"
-             f" {namer.get('classes')} classes (54 cards + 'none')",
+             f" {namer.get('classes')} classes (54 cards + 'none'); PyTorch weights `models/corner-namer.pt`"
+             " (a further run starts from them: `cardref train-namer --init models/corner-namer.pt`)",
              f"- Trained {namer.get('epochs')} epochs ({namer.get('steps')} steps of {namer.get('batch')}) in"
              f" {namer.get('train_time_s')} s on {namer.get('train_patches')} patches from"
              f" {namer.get('synthetic_train_images')} synthetic scenes"

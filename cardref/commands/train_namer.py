@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="carry on the run NAME from its last checkpoint")
     p.add_argument("--export-only", action="store_true",
                    help="with --resume: export the run's best weights so far to ONNX and the card, no training")
-    p.add_argument("--init", help="start from the weights of this checkpoint (a last.pt)")
+    p.add_argument("--init", help="start from these weights (a run's last.pt or the shipped models/corner-namer.pt)")
     p.add_argument("--out", default=None, help="models folder to write corner-namer.onnx and the card to")
 
 

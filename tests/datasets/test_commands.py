@@ -71,5 +71,7 @@ def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeyp
     assert main([*args, "--budget-min", "0.05", "--resume"]) == 0
     second = json.loads((out / "model-card.json").read_text())["namer"]
     assert second["epochs"] > first["epochs"] and second["steps"] > first["steps"]
+    assert (out / "corner-namer.pt").is_file()
+    assert main([*args, "--budget-min", "0.05", "--name", "t2", "--init", str(out / "corner-namer.pt")]) == 0
     namer = CornerNamer(out / "corner-namer.onnx")
     assert namer.probabilities(__import__("numpy").zeros((2, 32, 32, 3), "uint8")).shape == (2, 55)
