@@ -170,3 +170,15 @@ def test_min_conf_applies_to_box_times_name(colour_namer: Path) -> None:
     corners = [CornerDetection(UNNAMED, 0.5, RED)]
     assert [c.card for c in CornerNamer(colour_namer, min_conf=0.45).name(_frame(), corners)] == ["AH"]
     assert CornerNamer(colour_namer, min_conf=0.55).name(_frame(), corners) == []
+
+
+def test_onnx_runtime_names_like_openvino(colour_namer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without OpenVINO the namer falls back to ONNX Runtime, with the same answers."""
+    import sys
+
+    patches = [crop_corner(_frame(), b) for b in (RED, BLUE, GREY)]
+    first = CornerNamer(colour_namer).probabilities(patches)
+    monkeypatch.setitem(sys.modules, "openvino", None)  # import openvino -> ImportError
+    fallback = CornerNamer(colour_namer).probabilities(patches)
+    assert np.array_equal(first.argmax(1), fallback.argmax(1))
+    assert np.allclose(first, fallback, atol=0.02)
