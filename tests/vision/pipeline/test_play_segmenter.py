@@ -26,13 +26,17 @@ def fan(codes, x, y, conf=0.9, layout=LAYOUT4):
     return [card(c, x + 17 * i, y, conf, both=(i == len(codes) - 1), layout=layout) for i, c in enumerate(codes)]
 
 
-def run(frames, layout=LAYOUT4, settings=None):
+def run(frames, layout=LAYOUT4, settings=None, revisions=None):
+    """Feed the frames at FPS; the plays, the cleared zones and the segmenter.  Revisions of
+    earlier plays are collected into ``revisions`` after every frame when a list is given."""
     seg = PlaySegmenter(layout, settings or SegmenterSettings())
     plays, cleared = [], []
     for i, cards in enumerate(frames):
         p, c = seg.update(i / FPS, cards)
         plays.extend(p)
         cleared.extend(c)
+        if revisions is not None:
+            revisions.extend(seg.pop_revisions())
     return plays, cleared, seg
 
 
@@ -227,13 +231,8 @@ def test_a_play_read_wrong_at_first_is_revised_once_more_frames_agree():
     x, y = seat0_xy()
     wrong = fan(["9C", "6S"], x, y)  # the 9S is read as 6S while the play settles
     right = fan(["9C", "9S"], x, y)
-    seg = PlaySegmenter(LAYOUT4)
-    plays, revs = [], []
-    frames = [wrong] * 8 + [right] * 30
-    for i, f in enumerate(frames):
-        p, _ = seg.update(i / FPS, f)
-        plays.extend(p)
-        revs.extend(seg.pop_revisions())
+    revs = []
+    plays, _, _ = run([wrong] * 8 + [right] * 30, revisions=revs)
     assert [sorted(p.cards) for p in plays] == [["6S", "9C"]]
     assert len(revs) == 1
     r = revs[0]
@@ -242,14 +241,14 @@ def test_a_play_read_wrong_at_first_is_revised_once_more_frames_agree():
 
 def test_a_play_read_right_is_never_revised():
     x, y = seat0_xy()
-    seg = PlaySegmenter(LAYOUT4)
-    revs = []
+    frames = []
     for i in range(60):
         f = fan(["KD", "KS"], x, y)
         if i % 6 == 3:
             f[0] = TableCard("KH", 0.6, f[0].points, f[0].zone)  # an occasional misread
-        seg.update(i / FPS, f)
-        revs.extend(seg.pop_revisions())
+        frames.append(f)
+    revs = []
+    run(frames, revisions=revs)
     assert revs == []
 
 
@@ -273,15 +272,10 @@ def test_a_revision_becomes_a_correct_event_the_judge_applies():
 def test_a_card_read_poorly_at_first_holds_the_play_back_until_it_is_read():
     x, y = seat0_xy()
     full = fan(["3H", "4H", "5H"], x, y)
-    seg = PlaySegmenter(LAYOUT4)
-    plays, revs = [], []
-    for i in range(40):
-        f = list(full)
-        if i < 12 and i % 3:  # the detector finds the middle card only now and then at first
-            f = [f[0], f[2]]
-        p, _ = seg.update(i / FPS, f)
-        plays.extend(p)
-        revs.extend(seg.pop_revisions())
+    # the detector finds the middle card only now and then at first
+    frames = [[full[0], full[2]] if i < 12 and i % 3 else list(full) for i in range(40)]
+    revs = []
+    plays, _, _ = run(frames, revisions=revs)
     assert [sorted(p.cards) for p in plays] == [["3H", "4H", "5H"]] and revs == []
     assert plays[0].t_emit < 1.8
 
@@ -289,13 +283,9 @@ def test_a_card_read_poorly_at_first_holds_the_play_back_until_it_is_read():
 def test_a_card_of_the_play_read_late_joins_that_play():
     x, y = seat0_xy()
     full = fan(["3H", "4H", "5H"], x, y)
-    seg = PlaySegmenter(LAYOUT4)
-    plays, revs = [], []
-    for i in range(50):
-        f = list(full) if i >= 14 else [full[0], full[2]]  # the middle card is found only later
-        p, _ = seg.update(i / FPS, f)
-        plays.extend(p)
-        revs.extend(seg.pop_revisions())
+    frames = [list(full) if i >= 14 else [full[0], full[2]] for i in range(50)]  # the middle card is found later
+    revs = []
+    plays, _, _ = run(frames, revisions=revs)
     assert [sorted(p.cards) for p in plays] == [["3H", "5H"]]
     assert [(r.play, sorted(r.cards)) for r in revs] == [(plays[0].play, ["3H", "4H", "5H"])]
 
