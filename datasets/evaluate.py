@@ -82,10 +82,17 @@ def mapped_real_cards(src: Path = REAL_CARDS, dst: Path = MAPPED_DIR) -> Path:
                 if len(parts) >= 5 and cmap.get(int(float(parts[0]))) is not None:
                     lines.append(" ".join([str(cmap[int(float(parts[0]))]), *parts[1:5]]))
         (dst / "labels" / (img.stem + ".txt")).write_text("".join(x + "\n" for x in lines))
-    y = dst / "data.yaml"
+    return write_data_yaml(dst / "data.yaml", "images", "images")
+
+
+def write_data_yaml(path: Path, train: str, val: str, **extra: object) -> Path:
+    """An Ultralytics data.yaml in our class order, rooted at its own folder; ``extra`` keys
+    (ours, ignored by Ultralytics) go in too."""
     names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
-    y.write_text(f"path: {dst.resolve()}\ntrain: images\nval: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
-    return y
+    more = "".join(f"{k}: {v}\n" for k, v in extra.items())
+    path.write_text(f"path: {path.parent.resolve()}\n{more}train: {train}\nval: {val}\n"
+                    f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return path
 
 
 #: Share of the standard-deck phone photos (``phone-android-*``, in name = time order) used to
@@ -119,11 +126,8 @@ def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path 
     lines = [str(p.resolve()) for p in train] + [str(p.absolute()) for p in tune] * real_repeat
     (dst / "train.txt").write_text("\n".join(lines) + "\n")
     (dst / "val.txt").write_text("\n".join(str(p.resolve()) for p in sorted((synthetic / "images" / "val").glob("*.*"))) + "\n")
-    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
-    y = dst / "data.yaml"
-    y.write_text(f"path: {dst.resolve()}\nsynthetic: {synthetic.resolve()}\ntrain: train.txt\nval: val.txt\n"
-                 f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
-    return y
+    return write_data_yaml(dst / "data.yaml", "train.txt", "val.txt", synthetic=synthetic.resolve(),
+                           real_repeat=real_repeat)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -207,8 +211,6 @@ def load_namer(namer: Path | None):  # noqa: ANN201 - a CornerNamer or None
 def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6,
             batch: int = 8, namer=None) -> list[list[CornerDetection]]:  # noqa: ANN001
     """Corners per image: the YOLO model's boxes, named by ``namer`` when given."""
-    import cv2
-
     out: list[list[CornerDetection]] = []
     names = [model.names[i] for i in range(len(model.names))]
     for i in range(0, len(images), batch):
@@ -219,7 +221,7 @@ def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6
             corners = [CornerDetection(names[int(c)], float(s), tuple(float(v) for v in xy))
                        for xy, s, c in zip(b.xyxy.numpy(), b.conf.numpy(), b.cls.numpy(), strict=True)]
             if namer is not None:
-                corners = namer.name(cv2.imread(r.path), corners)
+                corners = namer.name(r.orig_img, corners)  # the BGR image ultralytics read
             out.append(corners)
     return out
 
@@ -324,12 +326,8 @@ def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, sr
 
 def _held_out_yaml(root: Path, images: list[Path]) -> Path:
     """A data.yaml whose val split is the given real images (a list file beside the mapped set)."""
-    lst = root / "held_out.txt"
-    lst.write_text("".join(str(p.absolute()) + "\n" for p in images))
-    names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
-    y = root / "held_out.yaml"
-    y.write_text(f"path: {root.resolve()}\ntrain: held_out.txt\nval: held_out.txt\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
-    return y
+    (root / "held_out.txt").write_text("".join(str(p.absolute()) + "\n" for p in images))
+    return write_data_yaml(root / "held_out.yaml", "held_out.txt", "held_out.txt")
 
 
 def summarise(name: str, res: dict) -> str:

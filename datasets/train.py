@@ -105,8 +105,9 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     extra = {"single_cls": single_cls,
              "task": "find rank-and-suit corner indices, one class; the corner namer names them" if single_cls
              else "detect rank-and-suit corner indices; 54 classes (vision/classes.py)"}
-    if "train.txt" in yaml_path.read_text():  # a mixed set (mixed_data_yaml): say what real photos it holds
-        extra["real_tune"] = "the real-cards tuning split (datasets/evaluate.py real_cards_split), listed 3 times"
+    repeat = _data_meta(yaml_path).get("real_repeat")
+    if repeat:  # a mixed set (mixed_data_yaml): say what real photos it holds
+        extra["real_tune"] = f"the real-cards tuning split (datasets/evaluate.py real_cards_split), listed {repeat} times"
     return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir, extra=extra)
 
 
@@ -118,10 +119,14 @@ def _results(run_dir: Path) -> list[dict]:
         return [{k.strip(): v.strip() for k, v in row.items()} for row in csv.DictReader(fh)]
 
 
-def _dataset_counts(yaml_path: Path) -> dict:
+def _data_meta(yaml_path: Path) -> dict:
     import yaml
 
-    root = Path(yaml.safe_load(yaml_path.read_text()).get("synthetic") or yaml_path.parent)
+    return yaml.safe_load(yaml_path.read_text()) or {}
+
+
+def _dataset_counts(yaml_path: Path) -> dict:
+    root = Path(_data_meta(yaml_path).get("synthetic") or yaml_path.parent)
     out: dict = {}
     for split in ("train", "val"):
         labels = list((root / "labels" / split).glob("*.txt"))
