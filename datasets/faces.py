@@ -9,7 +9,8 @@ Two Debian packages hold the decks:
   is rendered and cut along the grid.
 * ``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*/``): one element per face with
   ids ``1_club`` .. ``10_club``, ``jack_club``, ``queen_club``, ``king_club``,
-  ``black_joker``/``red_joker``.  A deck is used only when every face renders at the same
+  ``black_joker``/``red_joker``.  Each render is trimmed to its opaque pixels (some elements'
+  bounds include empty margins); a deck is used only when every face then has the same
   size with a card's aspect ratio (several KDE files have broken element bounds).
 
 The small joker ``SJ`` (小王) is the black/monochrome joker, the big joker ``BJ`` (大王)
@@ -44,7 +45,7 @@ AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CACHE_DIR = Path(__file__).resolve().parent / "cache" / "faces"
 FACE_WIDTH = 200  # rendered face width in pixels
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 APT_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5")
 
 #: Decks never used: not French-suited (xskat-german, swiss-xvii), or sheets that do not
@@ -160,11 +161,11 @@ def _render_kde(src: DesignSource) -> dict[str, np.ndarray]:
     faces: dict[str, np.ndarray] = {}
     for code in CLASS_NAMES[:52]:
         im = _rsvg(src.path, FACE_WIDTH, _kde_id(code))
-        if im is not None:
+        if im is not None and (im := _trim(im)) is not None:
             faces[code] = im
     for code, eid in (("SJ", "black_joker"), ("BJ", "red_joker")):
         im = _rsvg(src.path, FACE_WIDTH, eid)
-        if im is not None:
+        if im is not None and (im := _trim(im)) is not None:
             faces[code] = im
     return faces
 

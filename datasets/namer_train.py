@@ -47,19 +47,38 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
     n = x.shape[0]
     k = torch.randint(0, 4, (n,), generator=gen)
     x = torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(n)])
-    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
-    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3
-    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.4
+    # a card seen obliquely (the real photos' phones tilt up to ~60 degrees): half of the
+    # patches get a small turn, shear and scale on top of the quarter turns
+    warp = torch.rand(n, generator=gen) < 0.5
+    if warp.any():
+        m = int(warp.sum())
+        ang = (torch.rand(m, generator=gen) - 0.5) * 0.9  # +-26 degrees
+        shear = (torch.rand(m, generator=gen) - 0.5) * 0.6
+        scale = 0.9 + torch.rand(m, generator=gen) * 0.25
+        cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
+        theta = torch.stack([torch.stack([cos, -sin + shear * cos, torch.zeros(m)], 1),
+                             torch.stack([sin, cos + shear * sin, torch.zeros(m)], 1)], 1)
+        grid = torch.nn.functional.affine_grid(theta, list(x[warp].shape), align_corners=False)
+        x[warp] = torch.nn.functional.grid_sample(x[warp], grid, padding_mode="border", align_corners=False)
+    # the scenes already vary light and colour: a little more here, not so much that a
+    # patch ends up unreadable (v1 of this step darkened or washed out a quarter of them)
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
+    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
     x = ((x - mean) * contrast + mean) * gain * cast + bias
     # other decks: a dark deck (light ink on black: inverted) and other ink colours (a four-colour
     # deck's green clubs and blue diamonds, gold ink): shapes must carry the name, not red/black
-    invert = torch.rand(n, generator=gen) < 0.15
+    invert = torch.rand(n, generator=gen) < 0.1
     x[invert] = 1 - x[invert]
-    permute = torch.rand(n, generator=gen) < 0.2
+    permute = torch.rand(n, generator=gen) < 0.15
     if permute.any():
         x[permute] = x[permute][:, torch.randperm(3, generator=gen)]
+    # black-and-white photos (a share of the real photos are): suits by shape alone
+    grey = torch.rand(n, generator=gen) < 0.15
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     blur = torch.rand(n, generator=gen) < 0.25
     if blur.any():
         kern = torch.tensor([1.0, 2.0, 1.0])
@@ -67,7 +86,7 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
         xb = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
                                         kern, groups=3)
         x[blur] = xb
-    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.06)
+    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03)
     return x.clamp(0, 1)
 
 

@@ -43,6 +43,17 @@ class SceneConfig:
     #: Share of scene decks recoloured as dark cards with light (gold, silver) ink, like
     #: the black-and-gold decks of the real photos.  Off in the v1 data set.
     dark_deck_p: float = 0.0
+    #: Optics, as (probability, low, high).  Defaults: what a webcam shows of cards that
+    #: have settled on the table (the moments a referee judges): mild defocus, a little
+    #: motion (camera shake), mild softness.  :data:`HARSH_OPTICS` holds the stronger v1
+    #: values, under which about a third of the corner indices were unreadable.
+    defocus: tuple[float, float, float] = (0.35, 0.3, 0.8)  # Gaussian sigma, px at 320
+    motion: tuple[float, float, float] = (0.15, 1, 2)  # half-length of the blur line, px
+    soften: tuple[float, float, float] = (0.3, 0.75, 0.92)  # downscale factor, then back up
+
+
+#: The optics of the v1 data set (``cardref gen-data --harsh-optics``).
+HARSH_OPTICS = {"defocus": (0.35, 0.4, 1.3), "motion": (0.25, 2, 6), "soften": (0.3, 0.55, 0.9)}
 
 
 @dataclass
@@ -257,7 +268,7 @@ def _draw_clutter(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, 
         owner[sel] = -1
 
 
-def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _photometric(rng: np.random.Generator, img: np.ndarray, cfg: SceneConfig) -> np.ndarray:
     h, w = img.shape[:2]
     out = img
     # white balance and exposure
@@ -291,17 +302,20 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         grey = out.mean(axis=2, keepdims=True)
         out = np.clip(grey + (out - grey) * rng.uniform(0.5, 1.4), 0, 255)
     # optics: defocus, motion blur, webcam softness
-    if rng.random() < 0.35:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
-    if rng.random() < 0.25:
-        ln = int(rng.integers(2, 7))
+    p, lo, hi = cfg.defocus
+    if rng.random() < p:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(lo, hi))
+    p, lo, hi = cfg.motion
+    if rng.random() < p:
+        ln = int(rng.integers(int(lo), int(hi) + 1))
         k = np.zeros((ln * 2 + 1, ln * 2 + 1), np.float32)
         a = rng.uniform(0, math.pi)
         cv2.line(k, (ln - int(ln * math.cos(a)), ln - int(ln * math.sin(a))),
                  (ln + int(ln * math.cos(a)), ln + int(ln * math.sin(a))), 1.0, 1)
         out = cv2.filter2D(out, -1, k / k.sum())
-    if rng.random() < 0.3:
-        f = rng.uniform(0.55, 0.9)
+    p, lo, hi = cfg.soften
+    if rng.random() < p:
+        f = rng.uniform(lo, hi)
         small = cv2.resize(out, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
         out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     # sensor noise (signal-dependent plus read noise)
@@ -438,7 +452,7 @@ def render_scene(seed: int | np.random.SeedSequence, designs: list[str], cfg: Sc
             labels.append(Label(CLASS_INDEX[code], code, idx, (x1, y1, x2, y2), frac))
 
     if cfg.photometric:
-        img = _photometric(rng, img)
+        img = _photometric(rng, img, cfg)
     quality = int(rng.integers(cfg.jpeg[0], cfg.jpeg[1] + 1))
     seen: dict[int, str] = {}
     for lab in labels:

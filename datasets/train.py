@@ -136,6 +136,8 @@ def _dataset_counts(yaml_path: Path) -> dict:
             meta = json.loads(info.read_text())
             out[split]["designs"] = meta.get("designs", [])
             out[split]["seed"] = meta.get("seed")
+            if meta.get("config"):
+                out[split]["config"] = meta["config"]
     return out
 
 
@@ -201,6 +203,11 @@ def _namer_lines(namer: dict | None) -> list[str]:
     return lines
 
 
+def _scene_settings(cfg: dict) -> str:
+    keys = ("card_px", "large_share", "max_tilt_deg", "dark_deck_p", "defocus", "motion", "soften", "jpeg")
+    return ", ".join(f"{k} {cfg[k]}" for k in keys if k in cfg)
+
+
 def write_readme(card: dict, path: Path) -> None:
     """A human-readable model card next to the weights."""
     data = card.get("data", {})
@@ -224,6 +231,8 @@ def write_readme(card: dict, path: Path) -> None:
         f"- Held-out validation: {va.get('images')} images, {va.get('labels')} labels, designs never trained on:"
         f" {', '.join(va.get('designs', []))}",
         *([f"- Real photos in training: {card['real_tune']}"] if card.get("real_tune") else []),
+        *([f"- Scene settings (`datasets/scenes.py` SceneConfig): {_scene_settings(tr['config'])}"]
+          if tr.get("config") else []),
         "",
         *_namer_lines(card.get("namer")),
         "## Metrics",

@@ -17,8 +17,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", type=int, default=0, help="index of the first image (to extend a data set)")
     p.add_argument("--size", type=int, nargs=2, default=(320, 320), metavar=("W", "H"), help="image size")
     p.add_argument("--large-share", type=float, default=0.25, help="share of scenes with close-up cards")
-    p.add_argument("--dark-deck-p", type=float, default=0.0,
-                   help="share of decks recoloured as dark cards with light ink (default 0, as in v1)")
+    p.add_argument("--dark-deck-p", type=float, default=0.15,
+                   help="share of decks recoloured as dark cards with light ink (default 0.15; v1 used 0)")
+    p.add_argument("--harsh-optics", action="store_true",
+                   help="the stronger blur of the v1 data set (a third of the indices unreadable)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (the machine has 2 cores)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
@@ -30,8 +32,13 @@ def run(args: argparse.Namespace) -> int:
     if args.n < 0 or args.workers < 1 or min(args.size) < 64:
         print("cardref gen-data: --n >= 0, --workers >= 1 and --size >= 64 are required", file=sys.stderr)
         return 2
+    from cardref.datasets.scenes import HARSH_OPTICS
+
+    if not 0 <= args.dark_deck_p <= 1:
+        print("cardref gen-data: --dark-deck-p must be between 0 and 1", file=sys.stderr)
+        return 2
     cfg = SceneConfig(width=args.size[0], height=args.size[1], large_share=args.large_share,
-                      dark_deck_p=args.dark_deck_p)
+                      dark_deck_p=args.dark_deck_p, **(HARSH_OPTICS if args.harsh_optics else {}))
     try:
         info = generate(args.out, args.n, args.seed, args.split, cfg, workers=args.workers,
                         start=args.start, progress=not args.no_progress)

@@ -22,6 +22,8 @@ def test_gen_data_command_writes_yolo_layout(small_library, tmp_path, capsys):
 def test_gen_data_rejects_bad_arguments(small_library, tmp_path, capsys):
     assert main(["gen-data", "--out", str(tmp_path), "--n", "-1"]) == 2
     assert "--n >= 0" in capsys.readouterr().err
+    assert main(["gen-data", "--out", str(tmp_path), "--n", "1", "--dark-deck-p", "1.5"]) == 2
+    assert "--dark-deck-p" in capsys.readouterr().err
 
 
 def test_train_needs_a_data_set(tmp_path, capsys):

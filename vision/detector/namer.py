@@ -35,6 +35,11 @@ NOT_A_CORNER = "none"
 #: Namer classes: the 54 card codes (vision/classes.py order), then NOT_A_CORNER.
 NAMER_CLASSES: tuple[str, ...] = (*CLASS_NAMES, NOT_A_CORNER)
 NAMER_STEM = "corner-namer"
+#: Quarter turns the namer looks at each patch in (their probabilities are averaged).  The
+#: network is trained on patches turned every way, so the turns are four more looks at one
+#: index: on the shipped namer 1 -> 4 turns took held-out designs from 55.8 to 58.6 % and
+#: held-out real photos from 46.0 to 50.9 % of indices named right, for 4x the namer's time.
+TURNS = 4
 
 
 def crop_corner(frame_bgr: np.ndarray, box: Box, size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
@@ -76,8 +81,11 @@ class CornerNamer:
     """
 
     def __init__(self, model_path: str | Path, min_prob: float = 0.3, threads: int | None = None,
-                 min_conf: float = 0.0) -> None:
+                 min_conf: float = 0.0, turns: int = TURNS) -> None:
+        if turns not in (1, 2, 4):
+            raise ValueError("turns must be 1, 2 or 4")
         self.min_conf = min_conf
+        self.turns = turns
         path = Path(model_path)
         if not path.is_file():
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
@@ -128,7 +136,12 @@ class CornerNamer:
         """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`."""
         if len(patches) == 0:
             return np.zeros((0, len(NAMER_CLASSES)), np.float32)
-        return softmax(np.asarray(self._run(patches_blob(patches)), dtype=np.float64)).astype(np.float32)
+        arr = np.asarray(patches, dtype=np.uint8)
+        # every patch at each quarter turn (2 turns: upright and half a turn), in one batch
+        step = 4 // self.turns
+        batch = np.concatenate([np.rot90(arr, k * step, axes=(1, 2)) for k in range(self.turns)])
+        probs = softmax(np.asarray(self._run(patches_blob(batch)), dtype=np.float64))
+        return probs.reshape(self.turns, len(arr), -1).mean(axis=0).astype(np.float32)
 
     def name(self, frame_bgr: np.ndarray, corners: Sequence[CornerDetection]) -> list[CornerDetection]:
         if not corners:

@@ -182,3 +182,35 @@ def test_onnx_runtime_names_like_openvino(colour_namer: Path, monkeypatch: pytes
     fallback = CornerNamer(colour_namer).probabilities(patches)
     assert np.array_equal(first.argmax(1), fallback.argmax(1))
     assert np.allclose(first, fallback, atol=0.02)
+
+
+class TopHalfNet(torch.nn.Module):
+    """A stand-in namer that is not turn-invariant: AH when the patch's top half is brighter
+    than its bottom half, 2H the other way round."""
+
+    def forward(self, x):  # noqa: ANN001, ANN201
+        half = x.shape[2] // 2
+        d = x[:, :, :half].mean(dim=(1, 2, 3)) - x[:, :, half:].mean(dim=(1, 2, 3))
+        logits = torch.full((x.shape[0], len(NAMER_CLASSES)), -10.0).clone()
+        logits[:, NAMER_CLASSES.index("AH")] = 50 * d
+        logits[:, NAMER_CLASSES.index("2H")] = -50 * d
+        return logits
+
+
+def test_turns_average_the_patch_seen_every_way(tmp_path) -> None:
+    from cardref.datasets.namer_train import export_onnx
+
+    path = export_onnx(TopHalfNet(), tmp_path / "tophalf.onnx")
+    patch = np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    patch[: CROP_SIZE // 2] = 255  # bright on top
+    one = CornerNamer(path, turns=1).probabilities([patch])[0]
+    assert one.argmax() == NAMER_CLASSES.index("AH") and one.max() > 0.99
+    # upright and half a turn disagree completely; a quarter turn sees no difference: the
+    # average of the four looks is even between AH and 2H
+    four = CornerNamer(path, turns=4).probabilities([patch])[0]
+    assert four[NAMER_CLASSES.index("AH")] == pytest.approx(four[NAMER_CLASSES.index("2H")], abs=1e-3)
+    assert four.sum() == pytest.approx(1.0, abs=1e-4)
+    two = CornerNamer(path, turns=2).probabilities([patch, patch[::-1].copy()])
+    assert np.allclose(two[0], two[1], atol=1e-4)
+    with pytest.raises(ValueError, match="turns"):
+        CornerNamer(path, turns=3)
