@@ -200,12 +200,13 @@ def format_confusion(conf: dict) -> str:
 
 
 def load_namer(namer: Path | None):  # noqa: ANN201 - a CornerNamer or None
-    """The corner namer at ``namer`` (``None``: none); its figures count only boxes it names."""
+    """The corner namer at ``namer`` (``None``: none), set as the product sets it; its figures
+    count only boxes it names."""
     if namer is None:
         return None
     from cardref.vision.detector.namer import CornerNamer
 
-    return CornerNamer(namer, min_prob=0.0)
+    return CornerNamer(namer)
 
 
 def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6,
