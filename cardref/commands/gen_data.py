@@ -27,13 +27,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cardref.datasets.generate import generate
-    from cardref.datasets.scenes import SceneConfig
+    from cardref.datasets.scenes import HARSH_OPTICS, SceneConfig
 
     if args.n < 0 or args.workers < 1 or min(args.size) < 64:
         print("cardref gen-data: --n >= 0, --workers >= 1 and --size >= 64 are required", file=sys.stderr)
         return 2
-    from cardref.datasets.scenes import HARSH_OPTICS
-
     if not 0 <= args.dark_deck_p <= 1:
         print("cardref gen-data: --dark-deck-p must be between 0 and 1", file=sys.stderr)
         return 2

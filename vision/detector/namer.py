@@ -37,7 +37,7 @@ NAMER_CLASSES: tuple[str, ...] = (*CLASS_NAMES, NOT_A_CORNER)
 NAMER_STEM = "corner-namer"
 #: Quarter turns the namer looks at each patch in (their probabilities are averaged).  The
 #: network is trained on patches turned every way, so the turns are four more looks at one
-#: index: on the shipped namer 1 -> 4 turns took held-out designs from 55.8 to 58.6 % and
+#: index: on the earlier namer (11 epochs on v1 scenes) 1 -> 4 turns took held-out designs from 55.8 to 58.6 % and
 #: held-out real photos from 46.0 to 50.9 % of indices named right, for 4x the namer's time.
 TURNS = 4
 #: A corner whose best card code is less likely than this is dropped (the product's setting;
