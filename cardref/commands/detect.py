@@ -30,8 +30,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--namer", type=Path, default=None,
                    help="corner namer model (.onnx) that names each box (default: the shipped "
                         "models/corner-namer.onnx when the detector is class-agnostic)")
+    p.add_argument("--scales", type=_scales, default=None, metavar="S[,S...]",
+                   help="frame scales to look at, pooled (default 1,0.5: the image as it is and at half "
+                        "size, for close-up photos; '--scales 1' for webcam frames, as cardref watch does)")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
+
+
+def _scales(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(v) for v in text.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"comma-separated numbers, not {text!r}") from exc
 
 
 def _err(msg: str) -> None:
@@ -86,7 +96,7 @@ def _table(image: Path, cards: list, ms: float, corners: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from cardref.vision.detector import DetectorError, load_detector
+    from cardref.vision.detector import PHOTO_SCALES, DetectorError, load_detector
     from cardref.vision.detector.draw import annotate
 
     images, problems = collect_images(args.paths, args.recursive)
@@ -98,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {k: v for k, v in (("conf", args.conf), ("iou", args.iou)) if v is not None}
     try:
         detector = load_detector(args.backend, args.model, imgsz=args.imgsz,
-                                 namer=args.namer if args.namer is not None else True, **kwargs)
+                                 namer=args.namer if args.namer is not None else True,
+                                 scales=args.scales or PHOTO_SCALES, **kwargs)
     except DetectorError as exc:
         _err(str(exc))
         return 2

@@ -160,3 +160,12 @@ def test_decode_suppresses_one_index_read_twice() -> None:
     assert cls.tolist() == [1, 0]
     assert np.allclose(scores, [0.9, 0.5])
     assert np.allclose(boxes[0], [40, 30, 60, 70])
+
+
+def test_letterbox_pads_a_small_frame_instead_of_enlarging_it() -> None:
+    # the detector is trained at the camera's own pixel scale: a small frame keeps its size
+    frame = np.full((100, 200, 3), 7, np.uint8)
+    blob, lb = letterbox(frame, (192, 320))
+    assert lb.scale == 1.0 and (lb.pad_x, lb.pad_y) == (60.0, 46.0)
+    assert np.allclose(blob[0, :, 46:146, 60:260], 7 / 255.0)
+    assert np.allclose(lb.to_frame(np.array([[70.0, 56.0, 90.0, 96.0]])), [[10.0, 10.0, 30.0, 50.0]])

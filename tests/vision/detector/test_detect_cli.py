@@ -94,3 +94,14 @@ def test_save_never_overwrites_the_input(capsys, tmp_path: Path) -> None:
     assert code == 0, err
     assert image.read_bytes() == FRAMES[0].read_bytes()
     assert (tmp_path / f"{image.stem}-detected{image.suffix}").is_file()
+
+
+def test_scales_option(capsys) -> None:
+    # default: the photo scales (as it is + half size); '--scales 1' looks at the frame once
+    code, pooled, err = _detect(capsys, "--json", str(FRAMES[0]))
+    assert code == 0, err
+    code, once, err = _detect(capsys, "--json", "--scales", "1", str(FRAMES[0]))
+    assert code == 0, err
+    assert len(json.loads(once)["cards"]) >= 1 and len(json.loads(pooled)["cards"]) >= 1
+    code, _, err = _detect(capsys, "--scales", "1.5", str(FRAMES[0]))
+    assert code == 2 and "scales" in err

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 from cardref.vision.classes import CLASS_NAMES, UNNAMED
-from cardref.vision.detector import Detector, ModelFileError, load_detector
+from cardref.vision.detector import Detector, DetectorError, ModelFileError, load_detector
 from cardref.vision.detector.backends import _card_names
 from cardref.vision.detector.namer import (
     CROP_SIZE,
@@ -214,3 +214,39 @@ def test_turns_average_the_patch_seen_every_way(tmp_path) -> None:
     assert np.allclose(two[0], two[1], atol=1e-4)
     with pytest.raises(ValueError, match="turns"):
         CornerNamer(path, turns=3)
+
+
+def test_scales_pool_one_box_per_index() -> None:
+    from cardref.vision.detector import pool_scales
+
+    big = CornerDetection("?", 0.8, (10.0, 10.0, 30.0, 50.0))
+    same_index_half_size = CornerDetection("?", 0.6, (11.0, 10.0, 31.0, 49.0))  # found again at 0.5
+    other = CornerDetection("?", 0.3, (100.0, 10.0, 120.0, 50.0))
+    pooled = pool_scales([[big], [same_index_half_size, other]])
+    assert pooled == [big, other]
+    assert pool_scales([[], []]) == []
+
+
+class ScaleBackend:
+    """Finds one corner, where the frame has its bright square, and records the frame sizes."""
+
+    name = "scale"
+    model_path = Path("scale.onnx")
+
+    def __init__(self) -> None:
+        self.sizes: list[tuple[int, int]] = []
+
+    def detect_corners(self, frame):  # noqa: ANN001, ANN201
+        self.sizes.append(frame.shape[:2])
+        ys, xs = np.nonzero(frame[:, :, 2] > 200)
+        return [CornerDetection("AH", 0.9, (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))]
+
+
+def test_detector_looks_at_each_scale_and_maps_boxes_back() -> None:
+    backend = ScaleBackend()
+    det = Detector(backend, scales=(1.0, 0.5))
+    corners = det.detect_corners(_frame())
+    assert backend.sizes == [(200, 300), (100, 150)]
+    assert len(corners) == 1 and corners[0].box == pytest.approx((40, 40, 60, 70), abs=1.0)
+    with pytest.raises(DetectorError, match="scales"):
+        load_detector(scales=(1.5,))
