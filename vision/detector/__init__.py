@@ -126,15 +126,16 @@ class Detector:
     def model_path(self) -> Path:
         return self.backend.model_path
 
+    def _look(self, frame_bgr: np.ndarray, scale: float) -> list[CornerDetection]:
+        """The finder's corners in the frame shrunk by ``scale``, boxes in frame pixels."""
+        if scale == 1.0:
+            return self.backend.detect_corners(frame_bgr)
+        small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        return [replace(c, box=tuple(v / scale for v in c.box)) for c in self.backend.detect_corners(small)]
+
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        if self.scales == (1.0,):
-            corners = self.backend.detect_corners(frame_bgr)
-        else:
-            looks = []
-            for s in self.scales:
-                small = frame_bgr if s == 1.0 else cv2.resize(frame_bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-                looks.append([replace(c, box=tuple(v / s for v in c.box)) for c in self.backend.detect_corners(small)])
-            corners = pool_scales(looks)
+        looks = [self._look(frame_bgr, s) for s in self.scales]
+        corners = looks[0] if len(looks) == 1 else pool_scales(looks)
         if self.namer is not None:
             return self.namer.name(frame_bgr, corners)
         if any(c.card == UNNAMED for c in corners):
