@@ -45,7 +45,7 @@ AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CACHE_DIR = Path(__file__).resolve().parent / "cache" / "faces"
 FACE_WIDTH = 200  # rendered face width in pixels
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 APT_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5")
 
 #: Decks never used: not French-suited (xskat-german, swiss-xvii), or sheets that do not
@@ -237,6 +237,12 @@ def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
+# How far down the corner an index may reach (fraction of the face height): some designs
+# (ornamental, nicu) print a large suit under the rank that ends near mid-card.
+INDEX_ZONE_H = 0.50
+INDEX_MAX_H = 0.46
+
+
 def _tl_index(ink: np.ndarray, ref: Box | None = None) -> Box | None:
     """The index at the top-left corner of an ink mask, or None.
 
@@ -245,24 +251,25 @@ def _tl_index(ink: np.ndarray, ref: Box | None = None) -> Box | None:
     in-zone components overlapping ``ref`` grown by a margin.
     """
     h, w = ink.shape
-    zx, zy = 0.34 * w, 0.40 * h
+    zx, zy = 0.34 * w, INDEX_ZONE_H * h
     comps = [b for b in _components(ink) if b[2] <= zx and b[3] <= zy]
     comps = [b for b in comps if (b[2] - b[0]) * (b[3] - b[1]) >= 4]
     if ref is not None:
         mx, my = 0.25 * (ref[2] - ref[0]), 0.15 * (ref[3] - ref[1])
         grown = (ref[0] - mx, ref[1] - my, ref[2] + mx, ref[3] + my)
         hit = [b for b in comps if b[0] < grown[2] and b[2] > grown[0] and b[1] < grown[3] and b[3] > grown[1]]
-        if not hit:
-            # the index touches a picture or frame: take the ink inside the design's box
+        box = None
+        for b in hit:
+            box = b if box is None else _union(box, b)
+        if box is None or _iou(box, ref) < 0.6:
+            # a glyph touches a picture or frame (so its component left the zone):
+            # take the ink inside the design's box
             x1, y1 = int(ref[0] - 0.1 * (ref[2] - ref[0])), int(ref[1] - 0.05 * (ref[3] - ref[1]))
             x1, y1 = max(0, x1), max(0, y1)
             ys, xs = np.nonzero(ink[y1 : ref[3], x1 : ref[2]])
             if len(xs) < 4:
                 return None
             return (x1 + int(xs.min()), y1 + int(ys.min()), x1 + int(xs.max()) + 1, y1 + int(ys.max()) + 1)
-        box = hit[0]
-        for b in hit[1:]:
-            box = _union(box, b)
         return box
     if not comps:
         return None
@@ -278,7 +285,7 @@ def _tl_index(ink: np.ndarray, ref: Box | None = None) -> Box | None:
             if b != box and _union(box, b) != box and _gap(box, b) <= g:
                 cand = _union(box, b)
                 # an index is narrow and tall-ish; stop before swallowing pip columns
-                if cand[2] - cand[0] > 0.26 * w or cand[3] - cand[1] > 0.36 * h:
+                if cand[2] - cand[0] > 0.26 * w or cand[3] - cand[1] > INDEX_MAX_H * h:
                     continue
                 box, changed = cand, True
     return box
@@ -331,7 +338,7 @@ def find_corner_boxes(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
         ref = _median_box(ok)
         area = (ref[2] - ref[0]) * (ref[3] - ref[1])
         # the two glyphs of an index: not a speck, not a picture
-        if area < 0.004 * w * h or area > 0.06 * w * h or ref[3] - ref[1] < 0.06 * h:
+        if area < 0.004 * w * h or area > 0.10 * w * h or ref[3] - ref[1] < 0.06 * h:
             continue
         agree = sum(1 for b in ok if _iou(b, ref) > 0.5)
         if agree < 0.6 * len(clean):

@@ -77,3 +77,29 @@ def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeyp
     assert main([*args, "--budget-min", "0.05", "--name", "t2", "--init", str(out / "corner-namer.pt")]) == 0
     namer = CornerNamer(out / "corner-namer.onnx")
     assert namer.probabilities(__import__("numpy").zeros((2, 32, 32, 3), "uint8")).shape == (2, 55)
+
+
+def test_namer_patch_cache_is_keyed_by_content(tmp_path, monkeypatch):
+    """Two folders of the same size (or one folder regenerated) never share cached patches."""
+    import numpy as np
+    from cardref.datasets import namer_train
+
+    calls = []
+
+    def fake_patches(images, seed, copies, negatives):
+        calls.append([p.name for p in images])
+        return np.zeros((len(images), 2, 2, 3), np.uint8), np.arange(len(images))
+
+    monkeypatch.setattr(namer_train, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(namer_train, "patches_from", fake_patches)
+    a, b = tmp_path / "a.jpg", tmp_path / "b.jpg"
+    a.write_bytes(b"one")
+    b.write_bytes(b"two")
+    namer_train._cached("train-x", [a], 0, 1, 1)
+    namer_train._cached("train-x", [a], 0, 1, 1)
+    assert len(calls) == 1  # the same file: read from the cache
+    namer_train._cached("train-x", [b], 0, 1, 1)
+    assert len(calls) == 2  # same name and count, another file: built again
+    a.write_bytes(b"regenerated")
+    namer_train._cached("train-x", [a], 0, 1, 1)
+    assert len(calls) == 3

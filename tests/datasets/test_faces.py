@@ -1,3 +1,4 @@
+import cv2
 import numpy as np
 import pytest
 from cardref.datasets import faces
@@ -36,6 +37,19 @@ def test_corner_boxes_sit_on_index_ink(small_library):
                 assert len(pts) >= 4
                 assert pts[:, 0].min() >= x1 and pts[:, 0].max() <= x2
                 assert pts[:, 1].min() >= y1 and pts[:, 1].max() <= y2
+
+
+def test_every_index_box_holds_rank_and_suit(small_library):
+    """The box takes the whole index: the rank and the suit below it (at least two glyphs),
+    also where the suit is large and reaches towards mid-card (kde-nicu-white)."""
+    for d in small_library:
+        lib = faces.CardFaces(d)
+        for code in lib.codes[:52]:
+            ink = faces._paper_and_ink(lib.image(code))[1]
+            for x1, y1, x2, y2 in lib.corner_boxes(code):
+                n, _labels, stats, _ = cv2.connectedComponentsWithStats(ink[y1:y2, x1:x2].astype(np.uint8))
+                glyphs = int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= 12))
+                assert glyphs >= 2, (d, code, (x1, y1, x2, y2))
 
 
 def test_index_glyphs_differ_between_ranks(small_library):
