@@ -75,6 +75,52 @@ def test_split_is_deterministic_and_disjoint(small_library):
     assert sorted(train + heldout) == faces.list_designs()
 
 
+def test_pinned_heldout_families_keep_new_decks_in_training():
+    """The shipped models' held-out families stay held out when decks are added to the
+    library; the newly usable ones go to training."""
+    fams = sorted(faces.HELDOUT_FAMILIES) + ["anglo", "penguins", "konqi-modern", "xskat-french"]
+    assert faces.heldout_families(fams) == set(faces.HELDOUT_FAMILIES)
+    assert faces.heldout_families(["anglo", "lattmann"]) == {"lattmann"}
+
+
+def test_paper_is_read_along_every_side_of_a_flush_cut_face():
+    """A face cut flush with the image (only its rounded corners transparent) whose index
+    crosses the corner region: the paper is still the paper, not the index's colour."""
+    h, w = 280, 200
+    img = np.zeros((h, w, 4), np.uint8)
+    img[:, :] = (235, 228, 200, 255)  # cream paper
+    r = 12
+    for y in range(r):
+        for x in range(r):
+            if (r - x) ** 2 + (r - y) ** 2 > r * r:
+                for yy, xx in ((y, x), (y, w - 1 - x), (h - 1 - y, x), (h - 1 - y, w - 1 - x)):
+                    img[yy, xx] = 0
+    for ys in (slice(6, 70), slice(h - 70, h - 6)):  # an index in each corner (as kde-dondorf)
+        for xs in (slice(5, 34), slice(w - 34, w - 5)):
+            img[ys, xs, :3] = (200, 20, 20)
+    _inner, ink = faces._paper_and_ink(img)
+    assert ink[100:180, 60:140].sum() == 0  # the paper is not ink
+    assert ink[20:60, 15:30].all()  # the index is
+
+
+@pytest.mark.parametrize("design", ["kde-penguins"])
+def test_kde_decks_cut_from_the_whole_sheet(design):
+    """rsvg-convert mis-measures this deck's cards by id; resvg's bounds cut every face whole,
+    and the corner indices are found on all 52."""
+    if faces._resvg_binary() is None:
+        pytest.fail("resvg (PyPI resvg-cli) is not installed: run tools/setup.sh")
+    src = next((s for s in faces._sources() if s.name == design), None)
+    if src is None:
+        pytest.fail("the Debian card-deck packages are not installed: run tools/setup.sh")
+    cut = faces._normalise(faces._render_kde_sheet(src))
+    assert set(CLASS_NAMES[:52]) <= set(cut)
+    assert len({im.shape for code, im in cut.items() if code in CLASS_NAMES[:52]}) == 1
+    h, w = cut["AS"].shape[:2]
+    assert 1.3 < h / w < 1.5 and w == faces.FACE_WIDTH
+    boxes = faces.find_corner_boxes(cut)
+    assert set(CLASS_NAMES[:52]) <= set(boxes)
+
+
 def test_unknown_design_is_a_clear_error(small_library):
     with pytest.raises(faces.FaceError, match="nope"):
         faces.CardFaces("nope")
