@@ -18,6 +18,10 @@ class CornerDetection:
     card: str  # canonical event-log code, e.g. "10H", "SJ"
     conf: float
     box: Box
+    #: The corner namer's leading readings, ``(code, probability)`` best first (empty when
+    #: the model named the corner itself); lets two indices of one card that were read
+    #: differently agree on one code (see ``merge.MergeSettings.joint_min``).
+    alts: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ card's own pair and a pair across two neighbouring cards is settled by what the 
 corners need).  It is solved exactly per code (a code has at most a handful of corners:
 four decks show at most eight); above ``exact_limit`` corners a greedy best-first pairing
 is used.
+Two lone indices read as different codes ("KD" at one corner, "KH" at the other) are one
+card when they fit its geometry closely (``joint_max_cost``) and the corner namer's
+readings of both (``CornerDetection.alts``) agree on a code, the best reading of one of
+them, with a joint probability of at least ``joint_min``; the card takes that code.
 Every corner left unpaired is a card on its own (a fanned hand shows one index per card).
 Two detections of one index (centres within ``duplicate_ratio`` s) count once.
 Designs with an index in all four corners: four same-code indices whose two diagonals
@@ -119,6 +123,13 @@ class MergeSettings:
     exact_limit: int = 16
     #: Same-code indices closer than this many index sizes are one index seen twice.
     duplicate_ratio: float = 0.5
+    #: Two lone indices read as different codes are one card when they fit one card's
+    #: geometry at a cost of at most ``joint_max_cost`` and the corner namer's readings of
+    #: both (``CornerDetection.alts``) agree on a code, the best reading of one of them, whose
+    #: joint probability (the product of the two) is at least ``joint_min``: two looks at one
+    #: card ("KD" at one corner, "KH" at the other) name it once.  0 turns this off.
+    joint_min: float = 0.06
+    joint_max_cost: float = 0.6
 
 
 DEFAULT_MERGE = MergeSettings()
@@ -394,6 +405,57 @@ def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tupl
     return _four_index(groups, settings) if settings.four_index else groups
 
 
+def _reading(c: CornerDetection, code: str) -> float:
+    return dict(c.alts).get(code, 0.0)
+
+
+def _renamed(c: CornerDetection, code: str) -> CornerDetection:
+    """The corner read as ``code``: its confidence is the box's times that reading's probability."""
+    if code == c.card:
+        return c
+    best = max((p for _, p in c.alts), default=0.0)
+    box_conf = c.conf / best if best > 0 else c.conf
+    return replace(c, card=code, conf=box_conf * _reading(c, code))
+
+
+def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
+           ) -> list[tuple[CornerDetection, ...]]:
+    """Pair lone indices of different codes that are one card read two ways (``joint_min``)."""
+    singles = [g[0] for g in groups if len(g) == 1 and g[0].alts]
+    if len(singles) < 2:
+        return groups
+    centres = [(_centre(c), _size(c)) for g in groups for c in g]
+    found: list[tuple[float, float, int, int, str]] = []
+    for i, a in enumerate(singles):
+        for j in range(i + 1, len(singles)):
+            b = singles[j]
+            if a.card == b.card:
+                continue  # the same code: the per-code matching has judged them already
+            common = sorted({c for c, _ in a.alts} & {c for c, _ in b.alts})
+            if not common:
+                continue
+            code = max(common, key=lambda c: (_reading(a, c) * _reading(b, c), c))
+            joint = _reading(a, code) * _reading(b, code)
+            if joint < settings.joint_min or code not in (a.card, b.card):
+                continue
+            ra, rb = _renamed(a, code), _renamed(b, code)
+            cost = pair_cost(ra, rb, settings)
+            if cost is None or cost > settings.joint_max_cost or _blocked(ra, rb, centres, settings):
+                continue
+            found.append((round(cost, 9), -joint, i, j, code))
+    if not found:
+        return groups
+    used: set[int] = set()
+    joined: list[tuple[CornerDetection, ...]] = []
+    for _cost, _joint_p, i, j, code in sorted(found):
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        joined.append((_renamed(singles[i], code), _renamed(singles[j], code)))
+    gone = {id(singles[k]) for k in used}
+    return [g for g in groups if not (len(g) == 1 and id(g[0]) in gone)] + joined
+
+
 def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = DEFAULT_MERGE,
                   ) -> list[CardDetection]:
     """One :class:`CardDetection` per physical card, in reading order (top to bottom, left to right).
@@ -411,6 +473,9 @@ def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = 
             mid = len(ratios) // 2
             median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
             groups = _match(corners, replace(settings, expected_ratio=round(median, 6)))
+            settings = replace(settings, expected_ratio=round(median, 6))
+    if settings.joint_min > 0:
+        groups = _joint(groups, settings)
     cards = [_card(g) for g in groups]
     cards.sort(key=lambda d: (round(d.box[1], 3), round(d.box[0], 3), d.card))
     return cards

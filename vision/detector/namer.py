@@ -43,6 +43,10 @@ TURNS = 4
 #: A corner whose best card code is less likely than this is dropped (the product's setting;
 #: the evaluation uses it too, so its figures are the product's).
 MIN_PROB = 0.3
+#: Each named corner keeps its ``ALTS`` likeliest codes of at least ``ALT_MIN_PROB``
+#: (``CornerDetection.alts``), for the merge to reconcile two differently read indices.
+ALTS = 4
+ALT_MIN_PROB = 0.05
 
 
 def crop_corner(frame_bgr: np.ndarray, box: Box, size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
@@ -155,7 +159,9 @@ class CornerNamer:
             k = int(p.argmax())
             if NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob or c.conf * p[k] < self.min_conf:
                 continue
-            out.append(replace(c, card=NAMER_CLASSES[k], conf=float(c.conf * p[k])))
+            alts = tuple((NAMER_CLASSES[j], round(float(p[j]), 4)) for j in np.argsort(-p)[:ALTS]
+                         if NAMER_CLASSES[j] != NOT_A_CORNER and p[j] >= ALT_MIN_PROB)
+            out.append(replace(c, card=NAMER_CLASSES[k], conf=float(c.conf * p[k]), alts=alts))
         return out
 
 

@@ -100,10 +100,54 @@ def test_single_visible_corner_is_a_card() -> None:
     assert len(cards) == 1 and len(cards[0].corners) == 1
 
 
-def test_different_codes_never_merge() -> None:
+def test_different_codes_never_merge_without_the_namers_readings() -> None:
     a = card_corners("QH", 300, 300, which="tl")
     b = [CornerDetection("QD", c.conf, c.box) for c in card_corners("QH", 300, 300, which="br")]
     assert _codes(merge_corners(a + b)) == ["QD", "QH"]
+
+
+def _read(corner: CornerDetection, *alts: tuple[str, float]) -> CornerDetection:
+    """The corner as the namer reads it: best reading first, confidence = box x probability."""
+    return CornerDetection(alts[0][0], 0.9 * alts[0][1], corner.box, alts=tuple(alts))
+
+
+# Two indices of one card read two ways: the namer's readings of both agree on one code
+# (merge.MergeSettings.joint_min), so the card is counted once and named by both looks.
+JOINT_CASES = [
+    # (top-left readings, bottom-right readings, expected cards)
+    ([("KD", 0.6), ("KH", 0.3)], [("KH", 0.55), ("KD", 0.35)], ["KD"]),  # 0.21 beats 0.165
+    ([("SJ", 0.7), ("BJ", 0.25)], [("BJ", 0.5), ("SJ", 0.45)], ["SJ"]),
+    ([("6S", 0.8)], [("9S", 0.9)], ["6S", "9S"]),  # nothing in common: two cards
+    ([("KD", 0.9), ("KH", 0.05)], [("KH", 0.9), ("KD", 0.05)], ["KD", "KH"]),  # too weak together
+    ([("QC", 0.5), ("KD", 0.2)], [("QS", 0.5), ("KD", 0.2)], ["QC", "QS"]),  # only a third reading agrees
+]
+
+
+@pytest.mark.parametrize(("tl", "br", "want"), JOINT_CASES)
+def test_one_card_read_two_ways_is_named_once(tl, br, want) -> None:
+    code = "JS" if tl[0][0] != "SJ" else "SJ"
+    a, b = card_corners(code, 300, 300, size=18)
+    cards = merge_corners([_read(a, *tl), _read(b, *br)])
+    assert _codes(cards) == sorted(want)
+    if len(want) == 1:
+        assert len(cards[0].corners) == 2 and {c.card for c in cards[0].corners} == {want[0]}
+        # the card's confidence: the better corner's box confidence times its reading of that code
+        assert cards[0].conf == pytest.approx(0.9 * max(dict(tl)[want[0]], dict(br)[want[0]]))
+
+
+def test_two_neighbours_read_alike_are_not_joined() -> None:
+    """Two cards side by side whose indices could be read as each other's code stay two."""
+    size = 20
+    a = card_corners("8C", 300, 300, size=size, which="tl")
+    b = card_corners("8S", 300 + CARD_W * size * 0.5, 300, size=size, which="tl")
+    cards = merge_corners([_read(a[0], ("8C", 0.6), ("8S", 0.35)), _read(b[0], ("8S", 0.6), ("8C", 0.35))])
+    assert _codes(cards) == ["8C", "8S"]
+
+
+def test_joint_naming_can_be_turned_off() -> None:
+    a, b = card_corners("KD", 300, 300, size=18)
+    corners = [_read(a, ("KD", 0.6), ("KH", 0.3)), _read(b, ("KH", 0.55), ("KD", 0.35))]
+    assert _codes(merge_corners(corners, MergeSettings(joint_min=0))) == ["KD", "KH"]
 
 
 def test_one_index_detected_twice_counts_once() -> None:

@@ -93,6 +93,11 @@ def test_namer_names_corners_and_drops_what_is_not_a_corner(colour_namer: Path) 
     named = namer.name(_frame(), corners)
     assert [c.card for c in named] == ["AH"]
     assert named[0].box == RED and 0.79 < named[0].conf <= 0.8  # detector conf x namer probability
+    # its leading readings, best first, for the merge to reconcile two readings of one card
+    alts = named[0].alts
+    assert alts[0][0] == "AH" and alts[0][1] > 0.98
+    assert [p for _, p in alts] == sorted((p for _, p in alts), reverse=True)
+    assert all(code != "none" and p >= 0.05 for code, p in alts)
     assert namer.name(_frame(), []) == []
     assert [c.card for c in CornerNamer(colour_namer, min_prob=0.2).name(_frame(), corners)] == ["AH", "5C"]
     assert namer.probabilities([]).shape == (0, len(NAMER_CLASSES))
