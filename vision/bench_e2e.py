@@ -50,6 +50,7 @@ class DealScore:
     det_reported: int = 0  # detections reported
     det_wrong_code: int = 0  # detections at a true card's place with another code
     busy_s: float = 0.0
+    design: str = ""
     decode_s: float = 0.0
     video_s: float = 0.0
     errors: list[str] = field(default_factory=list)
@@ -92,14 +93,15 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
-             realtime: bool = False, tune: list[str] | None = None) -> DealScore:
+             realtime: bool = False, tune: list[str] | None = None,
+             detections_dir: Path | None = None, design: str | None = None) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, tuned
     from cardref.vision.simulate import simulate_to_dir
     from cardref.vision.watch import Pipeline
 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
-    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split)
+    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design)
     truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
@@ -107,6 +109,9 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend)
+        if detections_dir is not None:
+            detector = ReplayDetector(detector, detections_dir / detections_key(
+                game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
@@ -158,8 +163,10 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
                     e.obs = replace(e.obs, cards=rev.cards, t_emit=rev.t)
                     e.proc_s = done_after
                     revised += 1
+    if isinstance(detector, ReplayDetector):
+        detector.save()
     score = compare(truth, [e.view() for e in produced])
-    score.game, score.seed = game, seed
+    score.game, score.seed, score.design = game, seed, sim.design
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
     score.dropped = dropped
@@ -225,6 +232,76 @@ def _model_detector(model: str | None, backend: str) -> Any:
     return _MODEL_CACHE[key]
 
 
+def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
+                   model: str | None, backend: str) -> str:
+    """The name of a deal's cached model detections: the deal, and what made the detections
+    (model files by size and time, backend, merge settings)."""
+    import hashlib
+
+    from cardref.vision.detector import DEFAULT_MERGE, default_model_paths
+    from cardref.vision.detector.namer import NAMER_STEM
+
+    files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
+    files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
+    parts = [backend, repr(DEFAULT_MERGE), str(max_plays)]
+    for f in files:
+        if f.is_file():
+            st = f.stat()
+            parts.append(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}")
+    digest = hashlib.sha1("\n".join(parts).encode()).hexdigest()[:10]
+    return f"{game}-{seed}{'-pile' if pile else ''}-{design}-{digest}.jsonl"
+
+
+class ReplayDetector:
+    """The model's detections of a deal, kept per frame in a file and replayed on later runs
+    (``--detections DIR``): tuning the play segmenter then costs seconds, not a detector run.
+    Frames not in the file are detected and added to it (:meth:`save`)."""
+
+    def __init__(self, detector: Any, path: Path) -> None:
+        from cardref.vision.simulate.oracle import detection_from_row
+
+        self.detector = detector
+        self.path = path
+        self.frames: dict[int, list[Any]] = {}
+        self.added = 0
+        if path.is_file():
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        obj = json.loads(line)
+                        self.frames[int(obj["i"])] = [detection_from_row(r) for r in obj["dets"]]
+
+    def detect_indexed(self, frame_bgr: Any, index: int) -> list[Any]:
+        if index not in self.frames:
+            self.frames[index] = self.detector.detect(frame_bgr)
+            self.added += 1
+        return self.frames[index]
+
+    def save(self) -> None:
+        if not self.added:
+            return
+        from cardref.vision.simulate.oracle import detection_to_row
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".part")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for i in sorted(self.frames):
+                fh.write(json.dumps({"i": i, "dets": [detection_to_row(d) for d in self.frames[i]]}) + "\n")
+        tmp.replace(self.path)
+
+
+def design_pool(split: str | None) -> list[str]:
+    """The card designs the deals go round (those with jokers when there are any, as the
+    simulator prefers); empty without the face library (the simulator then draws faces)."""
+    try:
+        from cardref.datasets.faces import CardFaces, list_designs
+
+        names = list_designs(split)
+        return [n for n in names if CardFaces(n).has_jokers] or names
+    except Exception:  # noqa: BLE001 - no card packages: drawn faces
+        return []
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -263,7 +340,9 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
         }
 
     games = sorted({s.game for s in scores})
-    return {"total": agg(scores), "games": {g: agg([s for s in scores if s.game == g]) for g in games}}
+    designs = sorted({s.design for s in scores})
+    return {"total": agg(scores), "games": {g: agg([s for s in scores if s.game == g]) for g in games},
+            "by_design": {d: agg([s for s in scores if s.design == d]) for d in designs}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-pile", action="store_true",
                     help="never use the centre pile (by default every second 够级 deal plays onto it)")
     ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
+    ap.add_argument("--detections", metavar="DIR",
+                    help="with --detector model: keep the model's detections of each deal in DIR and replay "
+                         "them on later runs with the same models (to tune the play segmenter in seconds; "
+                         "replayed frames leave the detector's time out of latency and fps)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
     args = ap.parse_args(argv)
@@ -304,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
         tuned(SegmenterSettings(), args.tune)
     except ValueError as exc:
         print(f"cardref bench e2e: {exc}", file=sys.stderr)
+        return 2
+    if args.detections and (args.detector != "model" or args.tiles):
+        print("cardref bench e2e: --detections goes with --detector model, without --tiles", file=sys.stderr)
         return 2
     if args.detector == "model":
         try:
@@ -321,19 +407,26 @@ def main(argv: list[str] | None = None) -> int:
     scores: list[DealScore] = []
     designs = args.designs or ("heldout" if args.detector == "model" else "all")
     split = None if designs == "all" else designs
+    pool = design_pool(split)
     t0 = time.time()
+    k = 0
     try:
         for d in range(args.deals):
             for g in games:
+                # the deals go round the designs, so a short run sees every one of them
+                design = pool[k % len(pool)] if pool else None
+                k += 1
                 seed = args.seed + d
                 pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
-                             stride=args.stride, split=split, realtime=args.realtime, tune=args.tune)
+                             stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
+                             detections_dir=Path(args.detections) if args.detections else None, design=design)
                 scores.append(s)
                 if not args.json:
-                    print(f"{g:18s} seed {seed}{' pile' if pile else '     '}: {s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
+                    print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
+                          f"{s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
                           f"{s.phantom} phantom, {s.frames} frames, {s.frames / max(s.busy_s, 1e-9):.0f} fps",
                           flush=True)
                     if args.verbose:
@@ -361,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
         if tot.get("detector_recall") is not None:
             print(f"detector per frame: recall {tot['detector_recall']}, precision {tot['detector_precision']}, "
                   f"{tot['detector_wrong_code']} wrong codes on true cards (visible cards, 12 px)")
+        if len(summary["by_design"]) > 1:
+            print("by card design: " + ", ".join(f"{d} {v['exact']}/{v['plays']}"
+                                                  for d, v in summary["by_design"].items()))
         skipped = f", {tot['frames_skipped']} frames skipped (--realtime)" if args.realtime else ""
         print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding{skipped}) "
               f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
