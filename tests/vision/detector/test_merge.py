@@ -174,6 +174,18 @@ def test_jokers_pair_with_their_own_geometry() -> None:
     assert len(merge_corners(two)) == 2
 
 
+def test_a_joker_with_a_small_star_index_is_one_card() -> None:
+    """Designs whose joker index is a small square star (the held-out aisleriot designs):
+    its two stars sit 8..12 star sizes apart, far from the JOKER word's 2.2."""
+    star = 14.0
+    for ratio in (8.3, 9.5, 11.7):
+        step = ratio * star / math.sqrt(2)
+        corners = [CornerDetection("SJ", 0.9, (300, 300, 300 + star, 300 + star)),
+                   CornerDetection("SJ", 0.9, (300 + step, 300 + step, 300 + step + star, 300 + step + star))]
+        assert len(merge_corners(corners)) == 1, ratio
+        assert len(merge_corners(corners, MergeSettings(joker_star_ratio=2.2))) == 2, ratio
+
+
 def test_indices_turned_differently_or_side_by_side_are_two_cards() -> None:
     s = MergeSettings()
     tall = CornerDetection("2S", 0.9, (100, 100, 111, 120))
