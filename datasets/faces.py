@@ -42,6 +42,8 @@ import numpy as np
 from cardref.vision.classes import CLASS_NAMES
 from PIL import Image
 
+from .drawn_decks import DRAWN_DECKS, draw_deck
+
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CACHE_DIR = Path(__file__).resolve().parent / "cache" / "faces"
@@ -79,12 +81,14 @@ class FaceError(RuntimeError):
 @dataclass(frozen=True)
 class DesignSource:
     name: str  # e.g. "aisleriot-anglo", "kde-standard"
-    kind: str  # "aisleriot" | "kde"
+    kind: str  # "aisleriot" | "kde" | "drawn"
     path: Path
 
     @property
     def family(self) -> str:
         """The artwork family: same-named decks of both packages are one family."""
+        if self.kind == "drawn":
+            return self.name
         stem = self.name.split("-", 1)[1]
         for prefix in ("nicu-", "gm-"):
             stem = stem.removeprefix(prefix)
@@ -112,6 +116,8 @@ def _sources() -> list[DesignSource]:
         files = sorted(d.glob("*.svg*"))
         if files:
             out.append(DesignSource(f"kde-{d.name.removeprefix('svg-')}", "kde", files[0]))
+    # decks drawn from a seed (datasets/drawn_decks.py): more suit shapes and rank fonts
+    out += [DesignSource(f"drawn-{n:02d}", "drawn", Path(f"drawn-{n:02d}")) for n in range(DRAWN_DECKS)]
     return [s for s in out if s.name not in EXCLUDED]
 
 
@@ -455,7 +461,10 @@ def _cache_dir(name: str) -> Path:
 
 
 def _build(src: DesignSource) -> None:
-    faces = _normalise(_render_aisleriot(src) if src.kind == "aisleriot" else _render_kde(src))
+    if src.kind == "drawn":
+        faces = _normalise(draw_deck(int(src.name.rsplit("-", 1)[1])))
+    else:
+        faces = _normalise(_render_aisleriot(src) if src.kind == "aisleriot" else _render_kde(src))
     if not faces and src.kind == "kde":
         faces = _normalise(_render_kde_sheet(src))
     meta: dict = {"version": CACHE_VERSION, "source": str(src.path), "family": src.family, "usable": False}

@@ -1,0 +1,54 @@
+"""Drawn decks: deterministic, complete, their indices found like any design's, and varied."""
+
+from __future__ import annotations
+
+import numpy as np
+from cardref.datasets import drawn_decks, faces
+from cardref.vision.classes import CLASS_NAMES
+
+
+def test_a_drawn_deck_is_complete_and_deterministic() -> None:
+    a, b = drawn_decks.draw_deck(1), drawn_decks.draw_deck(1)
+    assert list(a) == list(CLASS_NAMES)
+    assert all(np.array_equal(a[c], b[c]) for c in CLASS_NAMES)
+    shapes = {im.shape for im in a.values()}
+    assert len(shapes) == 1
+    h, w, ch = shapes.pop()
+    assert ch == 4 and w == drawn_decks.FACE_W and 1.3 < h / w < 1.55
+
+
+def test_the_library_finds_every_drawn_index_with_rank_and_suit() -> None:
+    for n in range(drawn_decks.DRAWN_DECKS):
+        cut = faces._normalise(drawn_decks.draw_deck(n))
+        boxes = faces.find_corner_boxes(cut)
+        assert set(boxes) == set(CLASS_NAMES), n
+        for code in ("AC", "7S", "10H", "KD"):
+            ink = faces._paper_and_ink(cut[code])[1]
+            tl = min(boxes[code], key=lambda b: b[0] + b[1])
+            x1, y1, x2, y2 = tl
+            rows = ink[y1:y2, x1:x2].any(axis=1)
+            assert rows.sum() > 0.6 * (y2 - y1), (n, code, tl)  # rank and suit, not a speck
+
+
+def test_decks_differ_in_their_suit_shapes() -> None:
+    """The point of drawn decks: clubs (and spades) of one deck are not those of another."""
+    clubs = [drawn_decks.suit_mask("C", 40, drawn_decks.deck_style(n).suits) for n in range(3)]
+    spades = [drawn_decks.suit_mask("S", 40, drawn_decks.deck_style(n).suits) for n in range(3)]
+
+    def differ(x: np.ndarray, y: np.ndarray) -> float:
+        w = min(x.shape[1], y.shape[1])
+        return float(np.abs(x[:, :w].astype(int) - y[:, :w].astype(int)).mean())
+
+    assert differ(clubs[0], clubs[1]) > 3 and differ(clubs[1], clubs[2]) > 3
+    assert all(differ(c, s) > 10 for c, s in zip(clubs, spades, strict=True))  # a club is not a spade
+
+
+def test_drawn_decks_train_and_never_join_the_held_out_split(small_library, monkeypatch) -> None:
+    sources = [faces.DesignSource("drawn-00", "drawn", faces.Path("drawn-00")),
+               faces.DesignSource("aisleriot-plastic", "aisleriot", faces.AISLERIOT_DIR / "plastic.svgz")]
+    monkeypatch.setattr(faces, "_sources", lambda: sources)
+    faces._all_meta.cache_clear()
+    assert faces.list_designs("train") == ["drawn-00"]
+    assert faces.list_designs("heldout") == ["aisleriot-plastic"]
+    lib = faces.CardFaces("drawn-00")
+    assert lib.has_jokers and lib.family == "drawn-00"
