@@ -11,7 +11,12 @@ Two Debian packages hold the decks:
   ids ``1_club`` .. ``10_club``, ``jack_club``, ``queen_club``, ``king_club``,
   ``black_joker``/``red_joker``.  Each render is trimmed to its opaque pixels (some elements'
   bounds include empty margins); a deck is used only when every face then has the same
-  size with a card's aspect ratio (several KDE files have broken element bounds).
+  size with a card's aspect ratio.  Where ``rsvg-convert`` mis-measures the elements (it
+  renders slivers: dondorf, konqi-modern, penguins, xskat-french), the faces are cut from
+  one render of the whole sheet by the bounds ``resvg --query-all`` reports (PyPI
+  ``resvg-cli``).
+* Drawn decks (``datasets/drawn_decks.py``): designs made from a seed, with varied suit
+  shapes and rank fonts, for training only.
 
 The small joker ``SJ`` (小王) is the black/monochrome joker, the big joker ``BJ`` (大王)
 the red/coloured one.  Decks whose suits are not French (xskat-german, swiss-xvii) are
@@ -22,7 +27,8 @@ pixels (see :func:`find_corner_boxes`); a design that has indices in all four co
 four boxes per card.  Faces and boxes are cached under ``datasets/cache/faces`` (git-ignored).
 
 Designs are split into ``train`` and ``heldout`` by design family (the same artwork shipped
-by both packages stays on one side), deterministically.
+by both packages stays on one side): the held-out families are pinned
+(:data:`HELDOUT_FAMILIES`), so decks added later go to training.
 """
 
 from __future__ import annotations
