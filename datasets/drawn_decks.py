@@ -126,7 +126,7 @@ class DeckStyle:
     red: tuple[int, int, int]
     four_colour: bool
     rank_h: float  # rank glyph height / face width
-    suit_h: float  # index suit height / face width
+    suit_h: float  # index suit height / face width (most of the rank's: a readable suit)
     margin: float  # index distance from the edges / face width
     gap: float  # rank-to-suit gap / face width
     aspect: float  # face height / width
@@ -140,7 +140,7 @@ def deck_style(number: int) -> DeckStyle:
         suits=_style(rng), font=FONTS[number % len(FONTS)], paper=paper,
         black=(rng.randint(0, 50), rng.randint(0, 50), rng.randint(0, 60)),
         red=(rng.randint(170, 230), rng.randint(0, 40), rng.randint(0, 50)),
-        four_colour=rng.random() < 0.2, rank_h=rng.uniform(0.1, 0.15), suit_h=rng.uniform(0.07, 0.11),
+        four_colour=rng.random() < 0.2, rank_h=(rank_h := rng.uniform(0.11, 0.15)), suit_h=rank_h * rng.uniform(0.8, 1.0),
         margin=rng.uniform(0.03, 0.06), gap=rng.uniform(0.005, 0.03), aspect=rng.uniform(1.36, 1.5),
         pips=rng.random() < 0.7)
 
