@@ -203,7 +203,7 @@ def draw_face(code: str, st: DeckStyle) -> np.ndarray:
     m = int(round(st.margin * w))
     # the index: rank over suit (a joker: the word JOKER read downwards)
     if joker:
-        letters = [_text_mask(ch, st, int(round(st.suit_h * w * 0.9))) for ch in "JOKER"]
+        letters = [_text_mask(ch, st, int(round(st.rank_h * w * 0.6))) for ch in "JOKER"]
         iw = max(x.shape[1] for x in letters)
         index = np.zeros((sum(x.shape[0] + 2 for x in letters), iw), np.uint8)
         y = 0

@@ -54,7 +54,7 @@ AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 CACHE_DIR = Path(__file__).resolve().parent / "cache" / "faces"
 FACE_WIDTH = 200  # rendered face width in pixels
-CACHE_VERSION = 10
+CACHE_VERSION = 11
 APT_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5")
 
 #: Decks never used: not French-suited (xskat-german, swiss-xvii), sheets that do not
