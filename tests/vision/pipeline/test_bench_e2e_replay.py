@@ -68,3 +68,15 @@ def test_deals_go_round_the_card_designs(capsys) -> None:
     summary = json.loads(capsys.readouterr().out)
     assert len(summary["by_design"]) == 2
     assert summary["total"]["exact"] == summary["total"]["plays"] == 4
+
+
+def test_a_damaged_detections_file_is_detected_again(tmp_path, capsys) -> None:
+    path = tmp_path / "deal.jsonl"
+    path.write_text('{"i": 0, "corners": []}\n{"i": 1, "corn')
+    live = CountingDetector()
+    replay = ReplayDetector(live, path)
+    assert "unreadable" in capsys.readouterr().err
+    replay.detect_indexed(np.zeros((8, 8, 3), np.uint8), 0)
+    assert live.calls == 1  # not taken from the damaged file
+    replay.save()
+    assert len(path.read_text().splitlines()) == 1
