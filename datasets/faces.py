@@ -48,7 +48,7 @@ import numpy as np
 from cardref.vision.classes import CLASS_NAMES
 from PIL import Image
 
-from .drawn_decks import DRAWN_DECKS, draw_deck
+from .drawn_decks import DRAWN_DECKS, DrawnDeckError, draw_deck
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
@@ -468,7 +468,15 @@ def _cache_dir(name: str) -> Path:
 
 def _build(src: DesignSource) -> None:
     if src.kind == "drawn":
-        faces = _normalise(draw_deck(int(src.name.rsplit("-", 1)[1])))
+        try:
+            faces = _normalise(draw_deck(int(src.name.rsplit("-", 1)[1])))
+        except DrawnDeckError as exc:  # no fonts: the deck is left out, with the reason
+            d = _cache_dir(src.name)
+            d.mkdir(parents=True, exist_ok=True)
+            meta = {"version": CACHE_VERSION, "source": src.name, "family": src.family, "usable": False,
+                    "reason": str(exc)}
+            (d / "meta.json").write_text(json.dumps(meta, indent=1))
+            return
     else:
         faces = _normalise(_render_aisleriot(src) if src.kind == "aisleriot" else _render_kde(src))
     if not faces and src.kind == "kde":

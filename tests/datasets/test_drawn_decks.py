@@ -52,3 +52,12 @@ def test_drawn_decks_train_and_never_join_the_held_out_split(small_library, monk
     assert faces.list_designs("heldout") == ["aisleriot-plastic"]
     lib = faces.CardFaces("drawn-00")
     assert lib.has_jokers and lib.family == "drawn-00"
+
+
+def test_without_the_fonts_a_drawn_deck_is_left_out_with_the_reason(small_library, monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(drawn_decks, "FONT_DIR", tmp_path / "no-fonts")
+    monkeypatch.setattr(faces, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(faces, "_sources", lambda: [faces.DesignSource("drawn-01", "drawn", faces.Path("drawn-01"))])
+    faces._all_meta.cache_clear()
+    assert faces.list_designs() == []
+    assert "fonts-dejavu-core" in faces.design_reasons()["drawn-01"]
