@@ -10,6 +10,12 @@ matched with the true ones:
 * latency: from the moment a play came to rest in the video to the frame at which the
   pipeline reported it, plus that frame's processing time;
 * frames per second of the pipeline (decode, detector, mapping, segmentation).
+
+The deals go round the card designs (the held-out ones for ``--detector model``), one
+design per deal in turn, so that a short run sees each of them; the figures are also given
+per design.  ``--detections DIR`` keeps the model's named corners of each deal and replays
+them on later runs with the same models (merged again each time), for tuning the merge
+and the play segmenter; replayed deals leave the detector out of latency and fps.
 """
 
 from __future__ import annotations
