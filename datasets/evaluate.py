@@ -351,3 +351,57 @@ def as_card_entry(res: dict) -> dict:
     return keep
 
 
+
+
+# --------------------------------------------------------------------------- suit probe
+
+PROBE_RANKS = ("A", "2", "5", "7", "10", "J", "K")
+PROBE_SIZES = (12, 16, 22)
+
+
+def suit_probe(namer_path: Path, designs: list[str] | None = None, sizes: tuple[int, ...] = PROBE_SIZES,
+               ranks: tuple[str, ...] = PROBE_RANKS) -> dict[str, dict[str, float]]:
+    """How often the namer reads each suit right, per design, on clean index renders.
+
+    Each design's top-left index of ``ranks`` in every suit is drawn on a felt colour at an
+    index height of ``sizes`` pixels (a webcam's range), cut as the product cuts it and named
+    (four turns, as in the product).  A design whose clubs all read as spades shows here in
+    seconds, where the scene figures blur it into an average.
+    """
+    import cv2
+    import numpy as np
+    from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer, crop_corner
+
+    from .faces import get_faces, list_designs
+
+    namer = CornerNamer(namer_path)
+    out: dict[str, dict[str, float]] = {}
+    felt = np.array([40, 110, 50], np.float32)
+    for design in designs if designs is not None else list_designs():
+        faces = get_faces(design)
+        patches, want = [], []
+        for suit in "SHDC":
+            for rank in ranks:
+                code = rank + suit
+                img = faces.image(code).astype(np.float32)
+                a = img[:, :, 3:] / 255.0
+                rgb = (img[:, :, :3] * a + felt * (1 - a)).astype(np.uint8)
+                x1, y1, x2, y2 = min(faces.corner_boxes(code), key=lambda b: b[0] + b[1])
+                for size in sizes:
+                    s = size / max(1, y2 - y1)
+                    small = cv2.resize(rgb, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+                    bgr = cv2.cvtColor(small, cv2.COLOR_RGB2BGR)
+                    patches.append(crop_corner(bgr, (x1 * s, y1 * s, x2 * s, y2 * s)))
+                    want.append(code)
+        got = [NAMER_CLASSES[int(k)] for k in namer.probabilities(patches).argmax(axis=1)]
+        out[design] = {suit: round(sum(1 for w, g in zip(want, got, strict=True) if w[-1] == suit and g == w)
+                                   / sum(1 for w in want if w[-1] == suit), 3) for suit in "SHDC"}
+    return out
+
+
+def format_suit_probe(probe: dict[str, dict[str, float]], heldout: set[str]) -> str:
+    lines = [f"{'design':34s} {'':4s}  " + "  ".join(f"{s:>5s}" for s in "SHDC")]
+    for design, row in probe.items():
+        lines.append(f"{design:34s} {'held' if design in heldout else '':4s}  "
+                     + "  ".join(f"{row[s]:5.2f}" for s in "SHDC"))
+    return "\n".join(lines)

@@ -31,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="score every real photo, also those the models were tuned on (default: held-out ones)")
     p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
     p.add_argument("--no-map", action="store_true", help="skip the Ultralytics val (mAP) pass")
+    p.add_argument("--suit-probe", action="store_true",
+                   help="also name each design's clean index renders at 12-22 px and print, per design and suit, the share"
+                        " of indices named right (finds designs whose clubs read as spades)")
     p.add_argument("--write-card", action="store_true",
                    help="store the results in models/model-card.json and models/README.md")
     p.add_argument("--json", help="also write the results to this JSON file")
@@ -74,6 +77,14 @@ def run(args: argparse.Namespace) -> int:
             name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)
+    probe = None
+    if args.suit_probe and namer is not None:
+        from cardref.datasets.evaluate import format_suit_probe, suit_probe
+        from cardref.datasets.faces import list_designs
+
+        probe = suit_probe(namer)
+        print("== suits named right on clean index renders (12, 16, 22 px)")
+        print(format_suit_probe(probe, set(list_designs("heldout"))), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({k: as_card_entry(v) for k, v in results.items()}, indent=1))
     if args.write_card:
@@ -82,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         card_path = MODELS_DIR / "model-card.json"
         card = json.loads(card_path.read_text()) if card_path.exists() else {}
         card.setdefault("evaluation", {}).update({k: as_card_entry(v) for k, v in results.items()})
+        if probe is not None:
+            card["suit_probe"] = probe
         card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n")
         write_readme(card, MODELS_DIR / "README.md")
         print(f"updated {card_path}")

@@ -71,3 +71,27 @@ def test_evaluation_runs_the_boxes_through_the_namer(small_library, tmp_path):
     named = evaluate_synthetic(weights, tmp_path / "set", imgsz=320, conf=0.02, with_map=False, namer=namer)
     assert plain["card_f1"]["cards_pred"] > 0
     assert named["card_f1"]["cards_pred"] == 0 and named["corner_recall_iou50"] == 0.0
+
+
+def test_suit_probe_counts_each_suit_per_design(small_library, monkeypatch):
+    """The probe names every probed index; a namer that always says AS gets the spades'
+    aces right (one rank of seven, at each size) and nothing else."""
+    import numpy as np
+    from cardref.datasets import evaluate
+    from cardref.vision.detector import namer as namer_module
+
+    class AlwaysAceOfSpades:
+        def __init__(self, path):
+            pass
+
+        def probabilities(self, patches):
+            p = np.zeros((len(patches), len(namer_module.NAMER_CLASSES)), np.float32)
+            p[:, namer_module.NAMER_CLASSES.index("AS")] = 1.0
+            assert all(x.shape == (namer_module.CROP_SIZE, namer_module.CROP_SIZE, 3) for x in patches)
+            return p
+
+    monkeypatch.setattr(namer_module, "CornerNamer", AlwaysAceOfSpades)
+    probe = evaluate.suit_probe(Path("unused.onnx"), designs=[small_library[0]])
+    assert probe == {small_library[0]: {"S": round(1 / 7, 3), "H": 0.0, "D": 0.0, "C": 0.0}}
+    table = evaluate.format_suit_probe(probe, {small_library[0]})
+    assert small_library[0] in table and "held" in table
