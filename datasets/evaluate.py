@@ -351,8 +351,6 @@ def as_card_entry(res: dict) -> dict:
     return keep
 
 
-
-
 # --------------------------------------------------------------------------- suit probe
 
 PROBE_RANKS = ("A", "2", "5", "7", "10", "J", "K")

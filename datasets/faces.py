@@ -467,20 +467,16 @@ def _cache_dir(name: str) -> Path:
 
 
 def _build(src: DesignSource) -> None:
+    unusable = "not a complete French deck of consistent card size"
     if src.kind == "drawn":
         try:
             faces = _normalise(draw_deck(int(src.name.rsplit("-", 1)[1])))
         except DrawnDeckError as exc:  # no fonts: the deck is left out, with the reason
-            d = _cache_dir(src.name)
-            d.mkdir(parents=True, exist_ok=True)
-            meta = {"version": CACHE_VERSION, "source": src.name, "family": src.family, "usable": False,
-                    "reason": str(exc)}
-            (d / "meta.json").write_text(json.dumps(meta, indent=1))
-            return
+            faces, unusable = {}, str(exc)
     else:
         faces = _normalise(_render_aisleriot(src) if src.kind == "aisleriot" else _render_kde(src))
-    if not faces and src.kind == "kde":
-        faces = _normalise(_render_kde_sheet(src))
+        if not faces and src.kind == "kde":
+            faces = _normalise(_render_kde_sheet(src))
     meta: dict = {"version": CACHE_VERSION, "source": str(src.path), "family": src.family, "usable": False}
     d = _cache_dir(src.name)
     d.mkdir(parents=True, exist_ok=True)
@@ -498,7 +494,7 @@ def _build(src: DesignSource) -> None:
             missing = [c for c in CLASS_NAMES[:52] if c not in keep]
             meta["reason"] = f"no corner index found on {len(missing)} faces, e.g. {missing[:5]}"
     else:
-        meta["reason"] = "not a complete French deck of consistent card size"
+        meta["reason"] = unusable
     (d / "meta.json").write_text(json.dumps(meta, indent=1))
 
 

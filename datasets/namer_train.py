@@ -12,13 +12,13 @@ with the class list in its metadata, and the figures go to the model card.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
+from cardref.vision.fingerprint import files_digest
 
 from .namer_data import NONE_ID, patches_from
 
@@ -113,19 +113,11 @@ def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # n
             "card_called_none": round(float((p[cards] == NONE_ID).mean()), 4) if cards.any() else None}
 
 
-def _content_key(images: list[Path]) -> str:
-    """A short digest of which files (path, size, modification time) make a patch set, so a
-    regenerated or different folder of the same size never reuses another's patches."""
-    h = hashlib.sha1()
-    for p in images:
-        st = p.stat()
-        h.update(f"{p.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:12]
-
-
 def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: int) -> tuple[np.ndarray, np.ndarray]:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    f = CACHE_DIR / f"{name}-{len(images)}-{_content_key(images)}-{seed}-{copies}-{negatives}-{CROP_SIZE}.npz"
+    # keyed by the files' content: a regenerated or different folder of the same size never
+    # reuses another's patches
+    f = CACHE_DIR / f"{name}-{len(images)}-{files_digest(images)}-{seed}-{copies}-{negatives}-{CROP_SIZE}.npz"
     if f.exists():
         d = np.load(f)
         return d["x"], d["y"]

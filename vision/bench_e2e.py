@@ -242,19 +242,13 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
                    model: str | None, backend: str) -> str:
     """The name of a deal's cached corners: the deal, and what found and named them (model
     files by size and time, backend).  The merge runs again at every replay."""
-    import hashlib
-
     from cardref.vision.detector import default_model_paths
     from cardref.vision.detector.namer import NAMER_STEM
+    from cardref.vision.fingerprint import files_digest
 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
-    parts = [backend, str(max_plays)]
-    for f in files:
-        if f.is_file():
-            st = f.stat()
-            parts.append(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}")
-    digest = hashlib.sha1("\n".join(parts).encode()).hexdigest()[:10]
+    digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
     return f"{game}-{seed}{'-pile' if pile else ''}-{design}-{digest}.jsonl"
 
 
@@ -312,11 +306,10 @@ class ReplayDetector:
 def design_pool(split: str | None) -> list[str]:
     """The card designs the deals go round (those with jokers when there are any, as the
     simulator prefers); empty without the face library (the simulator then draws faces)."""
-    try:
-        from cardref.datasets.faces import CardFaces, list_designs
+    from cardref.vision.simulate.faces import library_designs
 
-        names = list_designs(split)
-        return [n for n in names if CardFaces(n).has_jokers] or names
+    try:
+        return library_designs(split)
     except Exception:  # noqa: BLE001 - no card packages: drawn faces
         return []
 
@@ -428,13 +421,11 @@ def main(argv: list[str] | None = None) -> int:
     split = None if designs == "all" else designs
     pool = design_pool(split)
     t0 = time.time()
-    k = 0
     try:
         for d in range(args.deals):
-            for g in games:
+            for gi, g in enumerate(games):
                 # the deals go round the designs, so a short run sees every one of them
-                design = pool[k % len(pool)] if pool else None
-                k += 1
+                design = pool[(d * len(games) + gi) % len(pool)] if pool else None
                 seed = args.seed + d
                 pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,

@@ -431,7 +431,7 @@ def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
     if len(singles) < 2:
         return groups
     centres = [(_centre(c), _size(c)) for g in groups for c in g]
-    found: list[tuple[float, float, int, int, str]] = []
+    found: list[tuple[float, float, int, int, CornerDetection, CornerDetection]] = []
     for i, a in enumerate(singles):
         for j in range(i + 1, len(singles)):
             b = singles[j]
@@ -448,16 +448,17 @@ def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
             cost = pair_cost(ra, rb, settings)
             if cost is None or cost > settings.joint_max_cost or _blocked(ra, rb, centres, settings):
                 continue
-            found.append((round(cost, 9), -joint, i, j, code))
+            found.append((round(cost, 9), -joint, i, j, ra, rb))
     if not found:
         return groups
     used: set[int] = set()
     joined: list[tuple[CornerDetection, ...]] = []
-    for _cost, _joint_p, i, j, code in sorted(found):
+    # (i, j) settle every tie before the corners would be compared
+    for _cost, _joint_p, i, j, ra, rb in sorted(found, key=lambda f: f[:4]):
         if i in used or j in used:
             continue
         used.update((i, j))
-        joined.append((_renamed(singles[i], code), _renamed(singles[j], code)))
+        joined.append((ra, rb))
     gone = {id(singles[k]) for k in used}
     return [g for g in groups if not (len(g) == 1 and id(g[0]) in gone)] + joined
 
@@ -478,8 +479,8 @@ def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = 
         if len(ratios) >= settings.adapt_after:
             mid = len(ratios) // 2
             median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
-            groups = _match(corners, replace(settings, expected_ratio=round(median, 6)))
             settings = replace(settings, expected_ratio=round(median, 6))
+            groups = _match(corners, settings)
     if settings.joint_min > 0:
         groups = _joint(groups, settings)
     cards = [_card(g) for g in groups]

@@ -64,6 +64,15 @@ def drawn_face(code: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     return img, boxes
 
 
+def library_designs(split: str | None = None) -> list[str]:
+    """The face-library designs the simulator picks from (of the detector's ``split``): those
+    with jokers when any have them.  Raises when the library cannot be used."""
+    from cardref.datasets.faces import CardFaces, list_designs
+
+    names = list_designs(split)
+    return [n for n in names if CardFaces(n).has_jokers] or names
+
+
 class FaceSet:
     """Faces of one design (``CardFaces``) with drawn faces filling the gaps."""
 
@@ -77,12 +86,11 @@ class FaceSet:
         if drawn_only:
             return
         try:
-            from cardref.datasets.faces import CardFaces, list_designs
+            from cardref.datasets.faces import CardFaces
 
-            names = list_designs(split)
-            if design is None and names:
-                with_jokers = [n for n in names if CardFaces(n).has_jokers]
-                design = random.Random(seed).choice(with_jokers or names)
+            pool = library_designs(split) if design is None else []
+            if pool:
+                design = random.Random(seed).choice(pool)
             if design is not None:
                 self._lib = CardFaces(design)
                 self.design = design
