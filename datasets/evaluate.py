@@ -325,6 +325,53 @@ def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, sr
     return res
 
 
+#: The decks of the real photos, by file-name prefix.
+REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
+              "black-and-gold deck (phone-iphone)": "phone-iphone-"}
+
+
+def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: float | None = None,
+                           src: Path = REAL_CARDS, mapped: Path = MAPPED_DIR) -> dict:
+    """Deck enrolment on real photos: for each deck of the held-out photos, every other photo
+    (in name order) enrols the deck from its labelled corners (``cardref enrol-deck --labelled``)
+    and the others are scored with the namer alone and with the deck profile."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    import cv2
+    from cardref.vision.detector.deck import profile_from_corners
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights), task="detect")
+    root = mapped_real_cards(src, mapped).parent
+    held = real_cards_split(root)[1]
+    out: dict = {}
+    for deck, prefix in REAL_DECKS.items():
+        photos = [p for p in held if p.name.startswith(prefix)]
+        enrol, test = photos[::2], photos[1::2]
+        if not enrol or not test:
+            continue
+        items = []
+        for p in enrol:
+            frame = cv2.imread(str(p))
+            h, w = frame.shape[:2]
+            items += [(frame, c.box, c.card) for c in read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)]
+        the_namer = load_namer(namer)
+        profile = profile_from_corners(the_namer, items, deck, source=f"{len(enrol)} labelled photos")
+        truth_corners = []
+        for p in test:
+            h, w = cv2.imread(str(p)).shape[:2]
+            truth_corners.append(read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h))
+        truth_cards = [_cards(t) for t in truth_corners]
+        alone = _evaluate_set(model, test, truth_corners, truth_cards, imgsz, conf, the_namer)
+        the_namer.use_deck(profile)
+        enrolled = _evaluate_set(model, test, truth_corners, truth_cards, imgsz, alone["conf"], the_namer)
+        out[deck] = {"enrol_photos": len(enrol), "enrolled_corners": len(items), "enrolled_codes": len(profile.enrolled),
+                     "test_photos": len(test), "imgsz": imgsz, "conf": alone["conf"],
+                     "card_f1_alone": alone["card_f1"]["f1"], "card_f1_enrolled": enrolled["card_f1"]["f1"],
+                     "named_right_when_found_alone": alone["corner_class_accuracy_when_found"],
+                     "named_right_when_found_enrolled": enrolled["corner_class_accuracy_when_found"]}
+    return out
+
+
 def _held_out_yaml(root: Path, images: list[Path]) -> Path:
     """A data.yaml whose val split is the given real images (a list file beside the mapped set)."""
     (root / "held_out.txt").write_text("".join(str(p.absolute()) + "\n" for p in images))

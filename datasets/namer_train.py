@@ -248,16 +248,42 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     return card
 
 
+def with_features(net):  # noqa: ANN001, ANN201 - torch modules
+    """The :func:`build_net` network answering ``(logits, features)``: the features are the
+    pooled description the last layer reads (the deck enrolment compares them,
+    :mod:`cardref.vision.detector.deck`)."""
+    import torch.nn as nn
+
+    class WithFeatures(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body, self.head = net[:-2], net[-1]  # the dropout between them is off at inference
+
+        def forward(self, x):  # noqa: ANN001, ANN202
+            f = self.body(x)
+            return self.head(f), f
+
+    return WithFeatures()
+
+
 def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
+    """Export ``net`` with its class list in the metadata; a :func:`build_net` network also
+    gets its ``features`` output."""
     import onnx
     import torch
 
     net.eval()
+    names = ["logits"]
+    axes = {"patches": {0: "n"}, "logits": {0: "n"}}
+    if isinstance(net, torch.nn.Sequential) and isinstance(net[-1], torch.nn.Linear):
+        net = with_features(net).eval()
+        names.append("features")
+        axes["features"] = {0: "n"}
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=["logits"],
-                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=names,
+                      dynamic_axes=axes, opset_version=17, dynamo=False)
     model = onnx.load(str(tmp))
     entry = model.metadata_props.add()
     entry.key, entry.value = "classes", json.dumps(list(NAMER_CLASSES))

@@ -39,6 +39,7 @@ class UiConfig:
     deal: dict[str, Any] = field(default_factory=dict)  # options of the live table's deal
     header: str | None = None  # a log whose deal and hands start the live log
     detector: str = "auto"  # auto | model | oracle (a simulation's truth, for demos and tests)
+    deck: str | None = None  # an enrolled deck profile (cardref enrol-deck) for the live table
 
     def to_env(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

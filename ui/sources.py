@@ -129,11 +129,12 @@ def load_calibration(path: str | Path | None) -> tuple[Any, str | None]:
 
 def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto", video: str | None = None,
                    fps: float | None = None, model: str | None = None,
-                   backend: str = "auto") -> tuple[Pipeline, str | None]:
+                   backend: str = "auto", deck: str | None = None) -> tuple[Pipeline, str | None]:
     """The camera helper's recognition pipeline (:class:`cardref.vision.watch.Pipeline`) for
     ``game``: the card detector, or with ``detector="oracle"`` (or ``"auto"`` when no model
     is installed and the video came from ``cardref simulate``) the simulation's truth.
-    Returns (pipeline, None) or (a :class:`NullPipeline`, why)."""
+    ``deck``: an enrolled deck profile for the model detector (a profile that cannot be used
+    is a problem reported, not a crash).  Returns (pipeline, None) or (a :class:`NullPipeline`, why)."""
     from cardref.engine.events import GAME_SEATS
 
     if not game or game not in GAME_SEATS:
@@ -150,8 +151,12 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
             from cardref.vision.detector import load_detector
 
             det = load_detector(backend, model)
+            if deck:
+                from cardref.vision.detector.deck import DeckProfile
+
+                det.use_deck(DeckProfile.load(deck))
         except Exception as exc:
-            problem = f"detector: {exc}"
+            det, problem = None, f"detector: {exc}"
     if det is None and detector in ("auto", "oracle") and frames is not None and frames.is_file():
         try:
             from cardref.vision.simulate.oracle import OracleDetector

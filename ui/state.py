@@ -136,7 +136,8 @@ def live_table(cfg_json: str) -> LiveTable:
     result = log.result()
     game = cfg.game or (result.deals[-1].deal.game if result.deals else None)  # else from the header
     pipeline, pipe_problem = build_pipeline(game, calibration, detector=cfg.detector,
-                                            video=cfg.video if cfg.mode == "video" else None, fps=fps)
+                                            video=cfg.video if cfg.mode == "video" else None, fps=fps,
+                                            deck=cfg.deck)
     spec: int | str = cfg.camera if cfg.mode == "camera" and cfg.camera is not None else (cfg.video or "")
 
     def open_source() -> CvSource:

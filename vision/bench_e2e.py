@@ -46,6 +46,9 @@ class DealScore:
     missed: int = 0
     phantom: int = 0
     confirm: int = 0
+    exact_flagged: int = 0  # right plays flagged for confirmation (a referee checks them for nothing)
+    wrong_flagged: int = 0  # wrong plays flagged (the error is caught by the confirmation)
+    phantom_flagged: int = 0
     dropped: int = 0  # frames skipped in --realtime mode
     decoded: int = 0  # frames of the video
     revised: int = 0  # plays corrected by a later ``correct`` event (counted after correction)
@@ -84,13 +87,16 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
         p = produced[k]
         if Counter(p.cards) == Counter(cards):
             score.exact += 1
+            score.exact_flagged += p.confirm
             score.latencies.append(p.t_emit - t)
         else:
             score.wrong += 1
+            score.wrong_flagged += p.confirm
             score.errors.append(f"wrong t={t:.2f} seat {seat}: true {' '.join(cards)} got {' '.join(p.cards)}")
     for k in free:
         p = produced[k]
         score.phantom += 1
+        score.phantom_flagged += p.confirm
         score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}")
     score.confirm = sum(1 for p in produced if p.confirm)
     return score
@@ -100,7 +106,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
              realtime: bool = False, tune: list[str] | None = None,
-             detections_dir: Path | None = None, design: str | None = None) -> DealScore:
+             detections_dir: Path | None = None, design: str | None = None, enrol: bool = False) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, tuned
     from cardref.vision.simulate import simulate_to_dir
@@ -115,9 +121,12 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend)
+        enrolled = _enrol(detector, game, seed, sim.design, split) if enrol else None
+        detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
-                game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend))
+                game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend,
+                enrolled=enrol))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
@@ -187,6 +196,16 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     return score
 
 
+def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None) -> Any:
+    """The deck of the deal enrolled from a simulated layout frame of it (same table and
+    camera, another moment), as a referee would before the game (``--enrol``)."""
+    from cardref.vision.detector.deck import enrol_layout
+    from cardref.vision.simulate.layout import render_layout
+
+    frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split)
+    return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}").profile
+
+
 def _centres(d: Any) -> list[tuple[float, float]]:
     return [((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in d.corners] or [d.center]
 
@@ -239,7 +258,7 @@ def _model_detector(model: str | None, backend: str) -> Any:
 
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
-                   model: str | None, backend: str) -> str:
+                   model: str | None, backend: str, enrolled: bool = False) -> str:
     """The name of a deal's cached corners: the deal, and what found and named them (model
     files by size and time, backend).  The merge runs again at every replay."""
     from cardref.vision.detector import default_model_paths
@@ -249,7 +268,7 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
     digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
-    return f"{game}-{seed}{'-pile' if pile else ''}-{design}-{digest}.jsonl"
+    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}-{digest}.jsonl"
 
 
 def _corner_row(c: Any) -> list[Any]:
@@ -336,6 +355,9 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "wrong": sum(s.wrong for s in ss), "missed": sum(s.missed for s in ss),
             "phantom": sum(s.phantom for s in ss), "confirm_flags": sum(s.confirm for s in ss),
             "corrected": sum(s.revised for s in ss),
+            # what reaches the log unflagged although wrong: the errors a referee would not see
+            "unflagged_errors": sum(s.wrong - s.wrong_flagged + s.phantom - s.phantom_flagged for s in ss),
+            "flagged_exact": sum(s.exact_flagged for s in ss),
             "latency_median_s": round(statistics.median(lat), 3) if lat else None,
             "latency_p95_s": round(_pct(lat, 0.95), 3) if lat else None,
             "latency_max_s": round(max(lat), 3) if lat else None,
@@ -385,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --detector model: keep the model's detections of each deal in DIR and replay "
                          "them on later runs with the same models (to tune the play segmenter in seconds; "
                          "replayed frames leave the detector's time out of latency and fps)")
+    ap.add_argument("--enrol", action="store_true",
+                    help="with --detector model: before each deal, enrol its deck from a simulated layout "
+                         "frame (cardref enrol-deck), as a referee does before a game")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
     args = ap.parse_args(argv)
@@ -402,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.detections and (args.detector != "model" or args.tiles):
         print("cardref bench e2e: --detections goes with --detector model, without --tiles", file=sys.stderr)
+        return 2
+    if args.enrol and args.detector != "model":
+        print("cardref bench e2e: --enrol goes with --detector model", file=sys.stderr)
         return 2
     if args.detector == "model":
         try:
@@ -432,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
-                             detections_dir=Path(args.detections) if args.detections else None, design=design)
+                             detections_dir=Path(args.detections) if args.detections else None, design=design,
+                             enrol=args.enrol)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
@@ -451,14 +480,18 @@ def main(argv: list[str] | None = None) -> int:
         summary["noise"] = args.noise
     summary["wall_s"] = round(time.time() - t0, 1)
     summary["designs"] = designs
+    summary["enrolled"] = args.enrol
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
         tot = summary["total"]
-        print(f"\nTOTAL over {tot['deals']} deals ({args.detector}{'/' + args.noise if args.detector == 'oracle' else ''}): "
+        how = args.detector + ("/" + args.noise if args.detector == "oracle" else "") + (", deck enrolled" if args.enrol else "")
+        print(f"\nTOTAL over {tot['deals']} deals ({how}): "
               f"{tot['exact']}/{tot['plays']} plays exact ({100 * (tot['exact_rate'] or 0):.2f}%), "
               f"{tot['wrong']} wrong, {tot['missed']} missed, {tot['phantom']} phantom, "
               f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
+        print(f"unflagged errors (wrong or phantom plays not flagged for confirmation): {tot['unflagged_errors']}; "
+              f"right plays flagged: {tot['flagged_exact']}")
         print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
               f"max {tot['latency_max_s']} s")
         if tot.get("detector_recall") is not None:

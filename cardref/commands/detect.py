@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scales", type=_scales, default=None, metavar="S[,S...]",
                    help="frame scales to look at, pooled (default 1,0.5: the image as it is and at half "
                         "size, for close-up photos; '--scales 1' for webcam frames, as cardref watch does)")
+    p.add_argument("--deck", type=Path, metavar="DECK.npz",
+                   help="a deck enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
 
@@ -110,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
         detector = load_detector(args.backend, args.model, imgsz=args.imgsz,
                                  namer=args.namer if args.namer is not None else True,
                                  scales=args.scales or PHOTO_SCALES, **kwargs)
+        if args.deck is not None:
+            from cardref.vision.detector.deck import DeckProfile
+
+            detector.use_deck(DeckProfile.load(args.deck))
     except DetectorError as exc:
         _err(str(exc))
         return 2

@@ -34,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suit-probe", action="store_true",
                    help="also name each design's clean index renders at 12-22 px and print, per design and suit, the share"
                         " of indices named right (finds designs whose clubs read as spades)")
+    p.add_argument("--enrolled-real", action="store_true",
+                   help="also score deck enrolment on the held-out real photos: per deck, every other photo "
+                        "enrols it (labelled corners), the rest are named with and without the profile")
     p.add_argument("--write-card", action="store_true",
                    help="store the results in models/model-card.json and models/README.md")
     p.add_argument("--json", help="also write the results to this JSON file")
@@ -77,6 +80,17 @@ def run(args: argparse.Namespace) -> int:
             name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)
+    enrolled = None
+    if args.enrolled_real and namer is not None and args.real:
+        from cardref.datasets.evaluate import evaluate_real_enrolled
+
+        enrolled = evaluate_real_enrolled(weights, namer, imgsz=args.real_imgsz[0], conf=args.conf, src=Path(args.real))
+        print("== deck enrolment on the held-out real photos (every other photo enrols the deck)")
+        for deck, r in enrolled.items():
+            print(f"{deck}: {r['enrol_photos']} photos enrol ({r['enrolled_codes']} codes), {r['test_photos']} scored: "
+                  f"card F1 {r['card_f1_alone']:.4f} -> {r['card_f1_enrolled']:.4f} with the profile; named right "
+                  f"when found {r['named_right_when_found_alone']:.4f} -> {r['named_right_when_found_enrolled']:.4f}",
+                  flush=True)
     probe = None
     if args.suit_probe and namer is not None:
         from cardref.datasets.evaluate import format_suit_probe, suit_probe
@@ -95,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         card.setdefault("evaluation", {}).update({k: as_card_entry(v) for k, v in results.items()})
         if probe is not None:
             card["suit_probe"] = probe
+        if enrolled is not None:
+            card["deck_enrolment_real"] = enrolled
         card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n")
         write_readme(card, MODELS_DIR / "README.md")
         print(f"updated {card_path}")

@@ -34,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--header", metavar="LOG", help="start the live log with this log's deal and hand events")
     p.add_argument("--names", help="player names per seat, comma separated (seat 0 first)")
     p.add_argument("--calibration", metavar="FILE", help="table calibration (JSON) for the live table")
+    p.add_argument("--deck", metavar="DECK.npz", help="the live table's deck, enrolled with cardref enrol-deck")
     p.add_argument("--out", metavar="FILE", help="where the live table's log is written "
                                                  "(default recordings/table-<time>.jsonl)")
     p.add_argument("--store", metavar="URL", help="the recorder's store for the tournament page")
@@ -68,6 +69,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
             return None, f"--deal is not JSON ({exc.msg})"
         if not isinstance(deal, dict):
             return None, "--deal must be a JSON object"
+    if args.deck and not Path(args.deck).is_file():
+        return None, f"no such deck profile: {args.deck} (make one with cardref enrol-deck)"
     if args.header and not Path(args.header).is_file():
         return None, f"no such header log: {args.header}"
     beside = [Path(args.video).with_name(n) for n in ("truth.jsonl", "table.jsonl")] if args.video else []
@@ -88,7 +91,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
                    calibration=str(Path(args.calibration).resolve()) if args.calibration else None,
                    out=str(Path(args.out).resolve()) if args.out else None, pin=args.pin, names=names,
                    autoplay=not args.no_autoplay, speed=args.speed, store=args.store,
-                   detector=args.detector, deal=deal,
+                   detector=args.detector, deal=deal, deck=str(Path(args.deck).resolve()) if args.deck else None,
                    header=str(Path(args.header).resolve()) if args.header else None)
     return cfg, None
 

@@ -31,6 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--detector", choices=("model", "oracle"), default="model",
                    help="model: the card detector; oracle: replay a simulation's truth (frames.jsonl beside the video)")
     p.add_argument("--model", metavar="PATH", help="detector model file (default: the shipped one)")
+    p.add_argument("--deck", metavar="DECK.npz",
+                   help="the table's deck, enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--backend", default="auto", help="detector backend: auto, openvino, onnx, torch")
     p.add_argument("--oracle-frames", metavar="FILE", help="frames.jsonl for --detector oracle")
     p.add_argument("--oracle-noise", default="none", help="oracle noise preset: none, mild, harsh")
@@ -133,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         if args.detector == "oracle":
             from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
 
+            if args.deck:
+                _err("--deck goes with the model detector, not --detector oracle")
+                return 2
+
             frames = args.oracle_frames or (os.path.join(os.path.dirname(os.path.abspath(args.video)), "frames.jsonl")
                                             if args.video else None)
             if frames is None:
@@ -143,6 +149,13 @@ def run(args: argparse.Namespace) -> int:
             from cardref.vision.detector import load_detector
 
             detector = load_detector(args.backend, args.model)
+            if args.deck:
+                from cardref.vision.detector.deck import DeckProfile
+
+                deck = DeckProfile.load(args.deck)
+                detector.use_deck(deck)
+                if not args.quiet and not args.json:
+                    print(f"deck: {deck.label} ({len(deck.enrolled)} cards enrolled, {args.deck})")
     except (FileNotFoundError, ValueError) as exc:
         _err(str(exc))
         return 2

@@ -95,3 +95,37 @@ def test_suit_probe_counts_each_suit_per_design(small_library, monkeypatch):
     assert probe == {small_library[0]: {"S": round(1 / 7, 3), "H": 0.0, "D": 0.0, "C": 0.0}}
     table = evaluate.format_suit_probe(probe, {small_library[0]})
     assert small_library[0] in table and "held" in table
+
+
+def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library, tmp_path):
+    """Every other photo of a deck enrols it, the others are scored with and without the
+    profile (a stand-in set of two 'black-and-gold deck' photos, the fixture detector)."""
+    import shutil
+
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from cardref.datasets.evaluate import evaluate_real_enrolled
+    from cardref.datasets.generate import generate
+    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.classes import CLASS_NAMES
+    from cardref.vision.detector.namer import NAMER_CLASSES
+
+    generate(tmp_path / "set", 2, seed=5, split="val", workers=1, progress=False)
+    src = tmp_path / "real"
+    (src / "images").mkdir(parents=True)
+    (src / "labels").mkdir()
+    (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
+    for k, img in enumerate(sorted((tmp_path / "set" / "images" / "val").iterdir())):
+        shutil.copy(img, src / "images" / f"phone-iphone-{k}.jpg")
+        shutil.copy(tmp_path / "set" / "labels" / "val" / f"{img.stem}.txt", src / "labels" / f"phone-iphone-{k}.txt")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
+                              torch.nn.Flatten(), torch.nn.Dropout(0.2), torch.nn.Linear(8, len(NAMER_CLASSES)))
+    namer = export_onnx(net, tmp_path / "namer.onnx")
+    weights = Path(__file__).resolve().parents[1] / "fixtures" / "detector" / "tiny.pt"
+    out = evaluate_real_enrolled(weights, namer, imgsz=320, conf=0.02, src=src, mapped=tmp_path / "mapped")
+    assert list(out) == ["black-and-gold deck (phone-iphone)"]
+    r = out["black-and-gold deck (phone-iphone)"]
+    assert r["enrol_photos"] == 1 and r["test_photos"] == 1 and r["enrolled_corners"] > 0
+    assert 0 <= r["card_f1_alone"] <= 1 and 0 <= r["card_f1_enrolled"] <= 1

@@ -48,3 +48,24 @@ def test_configuration_round_trip(tmp_path) -> None:
 def test_a_live_table_needs_its_game(capsys) -> None:
     assert main(["ui", "--camera", "0"]) == 2
     assert "needs its game" in capsys.readouterr().err
+
+
+def test_a_deck_profile_reaches_the_live_pipeline_or_is_reported(capsys, tmp_path) -> None:
+    """``--deck`` must name a profile; one that cannot be used leaves the dashboard up with
+    the reason (no live pipeline) instead of crashing it."""
+    import argparse
+
+    from cardref.ui.sources import NullPipeline, build_pipeline
+
+    from cardref.commands import ui as command
+
+    assert main(["ui", "--camera", "0", "--game", "guafeng-zibo", "--deck", str(tmp_path / "none.npz")]) == 2
+    assert "no such deck profile" in capsys.readouterr().err
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"junk")
+    p = argparse.ArgumentParser()
+    command.add_arguments(p)
+    cfg, problem = command.config_from_args(p.parse_args(["--camera", "0", "--game", "guafeng-zibo", "--deck", str(junk)]))
+    assert problem is None and cfg.deck == str(junk.resolve())
+    pipeline, why = build_pipeline("guafeng-zibo", None, detector="model", deck=cfg.deck)
+    assert isinstance(pipeline, NullPipeline) and "deck profile" in why and "unreadable" in why

@@ -133,9 +133,13 @@ class Detector:
         small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         return [replace(c, box=tuple(v / scale for v in c.box)) for c in self.backend.detect_corners(small)]
 
-    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+    def find_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+        """The finder's corner boxes at every scale, pooled, not yet named."""
         looks = [self._look(frame_bgr, s) for s in self.scales]
-        corners = looks[0] if len(looks) == 1 else pool_scales(looks)
+        return looks[0] if len(looks) == 1 else pool_scales(looks)
+
+    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+        corners = self.find_corners(frame_bgr)
         if self.namer is not None:
             return self.namer.name(frame_bgr, corners)
         if any(c.card == UNNAMED for c in corners):
@@ -146,6 +150,15 @@ class Detector:
 
     def merge_cards(self, corners: list[CornerDetection]) -> list[CardDetection]:
         return merge_corners(corners, self.merge)
+
+    def use_deck(self, deck) -> None:  # noqa: ANN001 - a deck.DeckProfile or None
+        """Name corners with an enrolled deck's profile (:mod:`.deck`); ``None`` drops it."""
+        if self.namer is None and deck is None:
+            return
+        if self.namer is None:
+            raise DetectorError(f"{self.backend.model_path.name} names its own corners: a deck profile needs "
+                                "the class-agnostic detector with the corner namer")
+        self.namer.use_deck(deck)
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
         return merge_corners(self.detect_corners(frame_bgr), self.merge)

@@ -10,10 +10,15 @@ scaled to :data:`CROP_SIZE` pixels and classified into the 54 card codes plus
 The network is trained by :mod:`cardref.datasets.namer_train` and shipped as ONNX
 (``models/corner-namer.onnx``), run by OpenVINO (or ONNX Runtime when OpenVINO is
 missing) on every box of a frame in one batch: ~5 ms for 70 boxes here.
+
+A namer exported with a second output, ``features`` (the pooled 160-number description of
+a patch the classifier reads), can also be taught one deck (:mod:`.deck`): its readings are
+then weighed against that deck's own enrolled corners.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,7 +29,7 @@ import numpy as np
 
 from ..classes import CLASS_NAMES
 from ..types import Box, CornerDetection
-from .errors import BackendUnavailableError, ModelFileError
+from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
 #: Side of the square patch the namer sees, in pixels.
 CROP_SIZE = 32
@@ -98,11 +103,23 @@ class CornerNamer:
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
         self.model_path = path
         self.min_prob = min_prob
-        self._run = self._load(path, threads)
+        self._run, self.has_features = self._load(path, threads)
+        #: a :class:`~.deck.DeckProfile` the readings are weighed against (``use_deck``)
+        self.deck = None
+        self._sha1: str | None = None
+
+    @property
+    def sha1(self) -> str:
+        """Digest of the model file's content: a deck profile is only valid for the namer that made it."""
+        if self._sha1 is None:
+            self._sha1 = hashlib.sha1(self.model_path.read_bytes()).hexdigest()[:16]
+        return self._sha1
 
     @staticmethod
     def _load(path: Path, threads: int | None):  # noqa: ANN205 - returns a closure over the runtime
-        """OpenVINO when installed (about twice as fast here: bf16 on CPUs that have it), else ONNX Runtime."""
+        """OpenVINO when installed (about twice as fast here: bf16 on CPUs that have it), else ONNX
+        Runtime.  Returns a function giving the model's outputs (logits, and features when the
+        model has them) and whether it has them."""
         from .backends import default_threads, read_onnx_metadata
 
         try:
@@ -123,7 +140,8 @@ class CornerNamer:
                                                                       "PERFORMANCE_HINT": "LATENCY"})
             except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
                 raise ModelFileError(path, f"OpenVINO cannot load the corner namer ({exc})") from exc
-            return lambda blob: compiled(blob)[0]
+            outputs = compiled.outputs
+            return (lambda blob: [compiled(blob)[o] for o in outputs]), len(outputs) > 1
         try:
             import onnxruntime as ort
         except ImportError as exc:
@@ -137,27 +155,74 @@ class CornerNamer:
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
             raise ModelFileError(path, f"ONNX Runtime cannot load the corner namer ({exc})") from exc
         name = sess.get_inputs()[0].name
-        return lambda blob: sess.run(None, {name: blob})[0]
+        return (lambda blob: sess.run(None, {name: blob})), len(sess.get_outputs()) > 1
 
-    def probabilities(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-        """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`."""
+    def read(self, patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`, and their
+        ``(n, d)`` unit-length features (``None`` for a namer exported without them).  Both are
+        averaged over the quarter turns, so a card reads the same whichever way it lies."""
         if len(patches) == 0:
-            return np.zeros((0, len(NAMER_CLASSES)), np.float32)
+            return np.zeros((0, len(NAMER_CLASSES)), np.float32), None
         arr = np.asarray(patches, dtype=np.uint8)
         # every patch at each quarter turn (2 turns: upright and half a turn), in one batch
         step = 4 // self.turns
         batch = np.concatenate([np.rot90(arr, k * step, axes=(1, 2)) for k in range(self.turns)])
-        probs = softmax(np.asarray(self._run(patches_blob(batch)), dtype=np.float64))
-        return probs.reshape(self.turns, len(arr), -1).mean(axis=0).astype(np.float32)
+        outs = self._run(patches_blob(batch))
+        probs = softmax(np.asarray(outs[0], dtype=np.float64))
+        probs = probs.reshape(self.turns, len(arr), -1).mean(axis=0).astype(np.float32)
+        if len(outs) < 2:
+            return probs, None
+        feats = np.asarray(outs[1], dtype=np.float32).reshape(self.turns, len(arr), -1).mean(axis=0)
+        feats /= np.maximum(np.linalg.norm(feats, axis=1, keepdims=True), 1e-9)
+        return probs, feats
 
-    def name(self, frame_bgr: np.ndarray, corners: Sequence[CornerDetection]) -> list[CornerDetection]:
+    def probabilities(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner` (the
+        namer's own, without a deck profile)."""
+        return self.read(patches)[0]
+
+    def features(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """``(n, d)`` unit-length features of the patches (for enrolling a deck)."""
+        if not self.has_features:
+            raise ModelFileError(self.model_path, "this corner namer was exported without its features output, "
+                                 "which deck enrolment needs", "export it again with `cardref train-namer "
+                                 "--resume --export-only` or use the shipped one")
+        if len(patches) == 0:
+            return np.zeros((0, 0), np.float32)
+        feats = self.read(patches)[1]
+        assert feats is not None
+        return feats
+
+    def use_deck(self, deck) -> None:  # noqa: ANN001 - a DeckProfile (imported lazily by callers)
+        """Weigh every reading against ``deck`` (``None``: the namer alone again).  Raises
+        :class:`DetectorError` when the profile was made with another namer or turns."""
+        if deck is not None:
+            self.features([])  # the features output must exist
+            if deck.namer_sha1 != self.sha1:
+                raise DetectorError(f"the deck profile {deck.label!r} was made with another corner namer "
+                                    f"({deck.namer_sha1}, this one is {self.sha1}): enrol the deck again "
+                                    "with `cardref enrol-deck`")
+            if deck.turns != self.turns:
+                raise DetectorError(f"the deck profile {deck.label!r} was made with {deck.turns} turns, "
+                                    f"the namer uses {self.turns}")
+        self.deck = deck
+
+    def name(self, frame_bgr: np.ndarray, corners: Sequence[CornerDetection],
+             keep_all: bool = False) -> list[CornerDetection]:
+        """The corners with their likeliest card codes; those the namer calls "not a corner" or
+        is unsure of are dropped, unless ``keep_all`` (each then gets its likeliest card code)."""
         if not corners:
             return []
-        probs = self.probabilities([crop_corner(frame_bgr, c.box) for c in corners])
+        probs, feats = self.read([crop_corner(frame_bgr, c.box) for c in corners])
+        if self.deck is not None and feats is not None:
+            probs = self.deck.rescore(probs, feats)
         out = []
+        none = NAMER_CLASSES.index(NOT_A_CORNER)
         for c, p in zip(corners, probs, strict=True):
             k = int(p.argmax())
-            if NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob or c.conf * p[k] < self.min_conf:
+            if keep_all and k == none:
+                k = int(np.delete(p, none).argmax())  # the class order has "none" last
+            elif NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob or c.conf * p[k] < self.min_conf:
                 continue
             alts = tuple((NAMER_CLASSES[j], round(float(p[j]), 4)) for j in np.argsort(-p)[:ALTS]
                          if NAMER_CLASSES[j] != NOT_A_CORNER and p[j] >= ALT_MIN_PROB)

@@ -80,3 +80,25 @@ def test_a_damaged_detections_file_is_detected_again(tmp_path, capsys) -> None:
     assert live.calls == 1  # not taken from the damaged file
     replay.save()
     assert len(path.read_text().splitlines()) == 1
+
+
+def test_errors_are_split_into_flagged_and_unflagged() -> None:
+    """A wrong play the pipeline flagged for confirmation is caught by the referee; one it
+    did not flag is a silent error.  Right plays flagged are counted apart."""
+    from cardref.vision.bench_e2e import compare, summarize
+    from cardref.vision.plays import PlayObservation
+
+    def obs(t: float, seat: int, cards: tuple[str, ...], confirm: bool) -> PlayObservation:
+        return PlayObservation(seat, cards, t, t + 0.4, 0.5 if confirm else 0.9, confirm, "seat")
+
+    truth = [(1.0, 0, ("7C",)), (3.0, 1, ("7C", "7C")), (5.0, 2, ("QH",)), (7.0, 3, ("AS",))]
+    produced = [obs(1.1, 0, ("7C",), True),           # right, flagged for nothing
+                obs(3.1, 1, ("7S", "7C"), True),      # wrong, flagged: caught
+                obs(5.1, 2, ("QD",), False),          # wrong, not flagged: silent
+                obs(7.0, 3, ("AS",), False),          # right
+                obs(9.0, 4, ("2H",), False)]          # phantom, not flagged: silent
+    score = compare(truth, produced)
+    assert (score.exact, score.wrong, score.phantom) == (2, 2, 1)
+    assert (score.exact_flagged, score.wrong_flagged, score.phantom_flagged) == (1, 1, 0)
+    total = summarize([score])["total"]
+    assert total["unflagged_errors"] == 2 and total["flagged_exact"] == 1 and total["confirm_flags"] == 2

@@ -1,0 +1,256 @@
+"""Deck enrolment: a laid-out deck read into codes by place, a profile that re-weighs the
+namer's readings, profiles saved and refused, and the shipped detector enrolling a simulated
+layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cardref.vision.detector import DetectorError, ModelFileError
+from cardref.vision.detector.deck import (
+    RANKS,
+    DeckProfile,
+    DeckProfileError,
+    layout_codes,
+    missing_codes,
+)
+from cardref.vision.detector.namer import NAMER_CLASSES, NOT_A_CORNER, CornerNamer
+from cardref.vision.types import CardDetection, CornerDetection
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _profile(**kw) -> DeckProfile:
+    # 7C and 7S enrolled, each with its own direction in a 3-number feature space
+    return DeckProfile(label="test deck", codes=["7C", "7S", "7S"],
+                       prototypes=np.stack([_unit([1, 0, 0]), _unit([0, 1, 0]), _unit([0, 1, 0.1])]),
+                       namer_sha1="abc", turns=4, **kw)
+
+
+def _probs(**named: float) -> np.ndarray:
+    p = np.full(len(NAMER_CLASSES), 0.0, np.float32)
+    for code, v in named.items():
+        p[NAMER_CLASSES.index(code)] = v
+    return p
+
+
+def test_the_profile_turns_a_systematic_misreading() -> None:
+    """The namer reads a club as a spade (0.57 against 0.24); the patch looks like the enrolled
+    club: the club wins.  Mass on codes not enrolled and on "not a corner" is left alone."""
+    deck = _profile()
+    probs = np.stack([_probs(**{"7S": 0.57, "7C": 0.24, "8C": 0.09, NOT_A_CORNER: 0.10})])
+    out = deck.rescore(probs, np.stack([_unit([0.95, 0.1, 0])]))
+    assert out[0].argmax() == NAMER_CLASSES.index("7C")
+    assert out[0, NAMER_CLASSES.index("8C")] == pytest.approx(0.09, abs=1e-6)
+    assert out[0, NAMER_CLASSES.index(NOT_A_CORNER)] == pytest.approx(0.10, abs=1e-6)
+    assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
+    # a patch like the enrolled spade stays a spade
+    spade = deck.rescore(probs, np.stack([_unit([0.1, 0.95, 0])]))
+    assert spade[0].argmax() == NAMER_CLASSES.index("7S")
+    assert deck.rescore(np.zeros((0, len(NAMER_CLASSES))), np.zeros((0, 3))).shape == (0, len(NAMER_CLASSES))
+
+
+def test_the_weight_sets_how_far_the_profile_overrules_the_namer() -> None:
+    probs = np.stack([_probs(**{"7S": 0.9, "7C": 0.1})])
+    feats = np.stack([_unit([0.8, 0.6, 0])])  # a little closer to the club
+    alone = _profile(weight=0.0).rescore(probs, feats)
+    assert np.allclose(alone, probs, atol=1e-6)
+    assert _profile(weight=1.0).rescore(probs, feats)[0].argmax() == NAMER_CLASSES.index("7C")
+
+
+def test_a_patch_unlike_every_enrolled_index_keeps_the_namers_reading() -> None:
+    """A piece of a picture resembles no enrolled index: the profile must not gather the
+    namer's spread-out guesses onto one code (that made phantom plays)."""
+    from cardref.vision.detector.deck import SIM_FLOOR
+
+    probs = np.stack([_probs(**{"7S": 0.25, "7C": 0.2, NOT_A_CORNER: 0.55})])
+    unlike = np.stack([_unit([SIM_FLOOR - 0.1, SIM_FLOOR - 0.1, 1.0])])  # best similarity below the floor
+    assert (unlike @ _profile().prototypes.T).max() < SIM_FLOOR
+    assert np.allclose(_profile(weight=1.0).rescore(probs, unlike), probs, atol=1e-6)
+
+
+def test_profiles_are_saved_and_read_back(tmp_path) -> None:
+    deck = _profile()
+    path = deck.save(tmp_path / "decks" / "club")
+    assert path.name == "club.npz"
+    back = DeckProfile.load(path)
+    assert back.codes == deck.codes and back.label == "test deck" and back.namer_sha1 == "abc"
+    assert np.array_equal(back.prototypes, deck.prototypes) and back.enrolled == ["7S", "7C"]
+
+
+def test_bad_profiles_are_refused_with_a_reason(tmp_path) -> None:
+    with pytest.raises(DeckProfileError, match="not found.*enrol-deck"):
+        DeckProfile.load(tmp_path / "nope.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a profile")
+    with pytest.raises(DeckProfileError, match="unreadable"):
+        DeckProfile.load(junk)
+    with pytest.raises(DeckProfileError, match="unknown card codes 7X"):
+        DeckProfile(label="x", codes=["7X"], prototypes=np.ones((1, 3)), namer_sha1="a", turns=4)
+    with pytest.raises(DeckProfileError, match="codes for"):
+        DeckProfile(label="x", codes=["7C", "7S"], prototypes=np.ones((1, 3)), namer_sha1="a", turns=4)
+
+
+# ---------------------------------------------------------------------- layout
+def _layout(skip: frozenset[str] = frozenset(), split: frozenset[str] = frozenset(), shift: float = 0.0,
+            rows: str = "SHCD") -> list[CardDetection]:
+    """Detections of an upright layout: cards 40x56 px, pitch 50 x 75, indices 8x16 px at the
+    top-left and bottom-right of each card; ``split`` cards come as two lone indices."""
+    out = []
+    grid = [[r + s for r in RANKS] for s in rows] + [["SJ", "BJ"]]
+    for i, row in enumerate(grid):
+        for j, code in enumerate(row):
+            if code in skip:
+                continue
+            x, y = 20 + 50 * j + shift * i, 30 + 75 * i
+            tl = CornerDetection("AS", 0.9, (x + 2, y + 2, x + 10, y + 18))
+            br = CornerDetection("AS", 0.9, (x + 30, y + 38, x + 38, y + 54))
+            if code in split:
+                out += [CardDetection("AS", 0.9, tl.box, (tl,)), CardDetection("KD", 0.9, br.box, (br,))]
+            else:
+                out.append(CardDetection("AS", 0.9, (x + 2, y + 2, x + 38, y + 54), (tl, br)))
+    return out
+
+
+def _codes_by_place(laid) -> dict[tuple[int, int], str]:
+    return {(round(k.centre[0]), round(k.centre[1])): k.code for k in laid}
+
+
+def test_a_layout_is_read_by_place_rows_of_suits_ace_to_king() -> None:
+    laid = layout_codes(_layout())
+    assert len(laid) == 54
+    by_place = _codes_by_place(laid)
+    assert by_place[(40, 58)] == "AS" and by_place[(640, 58)] == "KS"
+    assert by_place[(40, 133)] == "AH" and by_place[(40, 283)] == "AD"
+    assert by_place[(40, 358)] == "SJ" and by_place[(90, 358)] == "BJ"
+    assert missing_codes(laid) == []
+    other = _codes_by_place(layout_codes(_layout(rows="DCHS"), rows="DCHS"))
+    assert other[(40, 58)] == "AD" and other[(640, 283)] == "KS"
+
+
+def test_cards_seen_as_two_lone_indices_are_one_card() -> None:
+    laid = layout_codes(_layout(split=frozenset({"7H", "QC", "BJ"})))
+    assert len(laid) == 54
+    seven = next(k for k in laid if k.code == "7H")
+    assert len(seven.corners) == 2  # both indices enrolled as 7H
+    assert next(k for k in laid if k.code == "BJ").centre == pytest.approx((90, 358), abs=1)
+
+
+def test_missing_cards_are_left_out_by_column() -> None:
+    laid = layout_codes(_layout(skip=frozenset({"5H", "SJ"}), shift=3.0))
+    assert missing_codes(laid) == ["5H", "SJ"]
+    by_code = {k.code: k for k in laid}
+    assert by_code["6H"].centre == pytest.approx((20 + 250 + 3 + 20, 133), abs=1)
+    assert "BJ" in by_code and "5H" not in by_code
+
+
+def test_layouts_that_cannot_be_read_say_what_to_fix() -> None:
+    with pytest.raises(DeckProfileError, match="rows must name suits"):
+        layout_codes(_layout(), rows="SHX")
+    extra = _layout() + [CardDetection("AS", 0.9, (900.0, 32.0, 936.0, 84.0),
+                                       (CornerDetection("AS", 0.9, (902.0, 32.0, 910.0, 48.0)),
+                                        CornerDetection("AS", 0.9, (928.0, 68.0, 936.0, 84.0))))]
+    with pytest.raises(DeckProfileError, match="should show 54 cards.*55 were found"):
+        layout_codes(extra)
+    few = _layout(skip=frozenset(r + "S" for r in RANKS[:5]) | frozenset(r + "H" for r in RANKS[:5])
+                  | frozenset(r + "C" for r in RANKS[:5]) | frozenset(r + "D" for r in RANKS[:5]))
+    with pytest.raises(DeckProfileError, match="no suit row shows all 13"):
+        layout_codes(few)
+
+
+# ---------------------------------------------------------------------- namer side
+torch = pytest.importorskip("torch")  # stand-in namers are exported with PyTorch (dev install)
+
+
+@pytest.fixture(scope="module")
+def tiny_namer(tmp_path_factory) -> Path:
+    """A namer network of the shipped shape (Sequential ending in a Linear), so it is exported
+    with its features output."""
+    from cardref.datasets.namer_train import export_onnx
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
+                              torch.nn.Flatten(), torch.nn.Dropout(0.2), torch.nn.Linear(8, len(NAMER_CLASSES)))
+    return export_onnx(net, tmp_path_factory.mktemp("deck") / "tiny-namer.onnx")
+
+
+def test_a_profile_is_only_used_with_the_namer_that_made_it(tiny_namer: Path) -> None:
+    namer = CornerNamer(tiny_namer)
+    assert namer.has_features
+    patches = np.random.default_rng(0).integers(0, 255, (3, 32, 32, 3), dtype=np.uint8)
+    feats = namer.features(patches)
+    assert feats.shape == (3, 8) and np.allclose(np.linalg.norm(feats, axis=1), 1, atol=1e-5)
+    # turning a patch a quarter turn gives the same features (averaged over the turns)
+    assert np.allclose(namer.features(np.rot90(patches, 1, axes=(1, 2))), feats, atol=1e-4)
+    mine = DeckProfile(label="mine", codes=["AS", "AH", "AC"], prototypes=feats, namer_sha1=namer.sha1, turns=4)
+    namer.use_deck(mine)
+    assert namer.deck is mine
+    other = DeckProfile(label="other", codes=["AS"], prototypes=feats[:1], namer_sha1="0" * 16, turns=4)
+    with pytest.raises(DetectorError, match="made with another corner namer.*enrol-deck"):
+        namer.use_deck(other)
+    namer.use_deck(None)
+    assert namer.deck is None
+
+
+def test_a_namer_without_features_cannot_enrol(tmp_path) -> None:
+    from cardref.datasets.namer_train import export_onnx
+
+    class Plain(torch.nn.Module):
+        def forward(self, x):  # noqa: ANN001, ANN202
+            return x.mean(dim=(2, 3)).repeat(1, 19)[:, :len(NAMER_CLASSES)]
+
+    namer = CornerNamer(export_onnx(Plain(), tmp_path / "plain.onnx"))
+    assert not namer.has_features
+    with pytest.raises(ModelFileError, match="without its features output"):
+        namer.features(np.zeros((1, 32, 32, 3), np.uint8))
+
+
+def test_the_shipped_detector_enrols_a_simulated_layout() -> None:
+    """A held-out deck laid out on a simulated table: every card it finds gets the code of its
+    place, and with the profile a second layout frame (another table and camera) is named at
+    least as well as by the namer alone."""
+    from cardref.vision.detector import load_detector
+    from cardref.vision.detector.deck import enrol_layout
+    from cardref.vision.simulate.layout import render_layout
+
+    if not (ROOT / "models" / "corner-namer.onnx").exists():
+        pytest.fail("the shipped corner namer is missing")
+    detector = load_detector(threads=1)
+    frame, truth, design = render_layout(6, 1000, design="aisleriot-plastic", split="heldout")
+    enrolled = enrol_layout(detector, frame, design)
+    true_code = {c.box: d.card for d in truth for c in d.corners}
+
+    def near_truth(box) -> str | None:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for b, code in true_code.items():
+            if abs((b[0] + b[2]) / 2 - cx) < 5 and abs((b[1] + b[3]) / 2 - cy) < 5:
+                return code
+        return None
+
+    placed = [(k.code, near_truth(c.box)) for k in enrolled.cards for c in k.corners]
+    assert len(enrolled.cards) + len(enrolled.missing) == 54
+    assert sum(1 for code, truth_code in placed if truth_code is not None and code != truth_code) == 0
+    assert len(enrolled.profile.codes) >= 3 * 2 * 50  # three cuts of both indices of nearly every card
+
+    other, truth2, _ = render_layout(6, 2024, design="aisleriot-plastic", split="heldout")
+    true_code = {c.box: d.card for d in truth2 for c in d.corners}
+
+    def share_right() -> float:
+        named = detector.detect_corners(other)
+        return sum(1 for c in named if near_truth(c.box) == c.card) / max(1, len(true_code))
+
+    detector.use_deck(None)
+    alone = share_right()
+    detector.use_deck(enrolled.profile)
+    try:
+        with_deck = share_right()
+    finally:
+        detector.use_deck(None)
+    assert with_deck >= alone and with_deck >= 0.9, (alone, with_deck)
