@@ -450,3 +450,84 @@ def format_suit_probe(probe: dict[str, dict[str, float]], heldout: set[str]) -> 
         lines.append(f"{design:34s} {'held' if design in heldout else '':4s}  "
                      + "  ".join(f"{row[s]:5.2f}" for s in "SHDC"))
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- deck probe
+
+DECK_PROBE_ENROL_SIZES = (14, 18)
+DECK_PROBE_TEST_SIZES = (12, 15, 19, 22)
+
+
+def _index_patches(faces, codes: list[str], sizes: tuple[int, ...], corner: int, rng,  # noqa: ANN001
+                   noisy: bool) -> tuple[list, list[str]]:
+    """Patches of each code's top-left (``corner`` 0) or last index on felt at index heights
+    ``sizes``; ``noisy`` adds blur, sensor noise and a jittered box as a webcam would."""
+    import cv2
+    import numpy as np
+    from cardref.vision.detector.namer import crop_corner
+
+    felt = np.array([40, 110, 50], np.float32)
+    patches, want = [], []
+    for code in codes:
+        img = faces.image(code).astype(np.float32)
+        a = img[:, :, 3:] / 255.0
+        rgb = (img[:, :, :3] * a + felt * (1 - a)).astype(np.uint8)
+        boxes = sorted(faces.corner_boxes(code), key=lambda b: b[0] + b[1])
+        x1, y1, x2, y2 = boxes[0] if corner == 0 else boxes[-1]
+        for size in sizes:
+            s = size / max(1, y2 - y1)
+            bgr = cv2.cvtColor(cv2.resize(rgb, None, fx=s, fy=s, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
+            jitter = np.zeros(4)
+            if noisy:
+                if rng.random() < 0.5:
+                    bgr = cv2.GaussianBlur(bgr, (3, 3), 0.8)
+                bgr = np.clip(bgr + rng.normal(0, 6, bgr.shape), 0, 255).astype(np.uint8)
+                jitter = rng.uniform(-0.08, 0.08, 4) * (y2 - y1) * s
+            patches.append(crop_corner(bgr, (x1 * s + jitter[0], y1 * s + jitter[1], x2 * s + jitter[2], y2 * s + jitter[3])))
+            want.append(code)
+    return patches, want
+
+
+def deck_probe(namer_path: Path, designs: list[str] | None = None, left_out: float = 0.25,
+               seed: int = 0) -> dict[str, dict[str, float]]:
+    """What deck enrolment does for each design, on clean renders (seconds): the deck is
+    enrolled from its top-left indices at 14 and 18 px; its other corner's indices at 12-22 px,
+    blurred, noisy and with jittered boxes, are named by the namer alone, with the whole deck
+    enrolled, and with ``left_out`` of the codes missing from the enrolment."""
+    import numpy as np
+    from cardref.vision.detector.deck import DeckProfile
+    from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer
+
+    from .faces import get_faces, list_designs
+
+    namer = CornerNamer(namer_path)
+    rng = np.random.default_rng(seed)
+    out: dict[str, dict[str, float]] = {}
+    for design in designs if designs is not None else list_designs("heldout"):
+        faces = get_faces(design)
+        codes = [c for c in CLASS_NAMES if _has_face(faces, c)]
+        enrol_x, enrol_y = _index_patches(faces, codes, DECK_PROBE_ENROL_SIZES, 0, rng, noisy=False)
+        test_x, test_y = _index_patches(faces, codes, DECK_PROBE_TEST_SIZES, 1, rng, noisy=True)
+        _, enrol_f = namer.read(enrol_x)
+        probs, feats = namer.read(test_x)
+
+        def right(p: np.ndarray) -> float:
+            return round(float(np.mean([NAMER_CLASSES[k] == w for k, w in zip(p.argmax(axis=1), test_y, strict=True)])), 3)
+
+        row = {"alone": right(probs)}
+        kept = set(rng.choice(codes, int(round(len(codes) * (1 - left_out))), replace=False).tolist())
+        for name, keep in (("enrolled", set(codes)), (f"enrolled_without_{int(left_out * 100)}pct", kept)):
+            rows = [i for i, c in enumerate(enrol_y) if c in keep]
+            profile = DeckProfile(label=design, codes=[enrol_y[i] for i in rows], prototypes=enrol_f[rows],
+                                  namer_sha1=namer.sha1, turns=namer.turns)
+            row[name] = right(profile.rescore(probs, feats))
+        out[design] = row
+    return out
+
+
+def _has_face(faces, code: str) -> bool:  # noqa: ANN001
+    try:
+        faces.image(code)
+        return bool(faces.corner_boxes(code))
+    except KeyError:
+        return False

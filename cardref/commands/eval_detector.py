@@ -34,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suit-probe", action="store_true",
                    help="also name each design's clean index renders at 12-22 px and print, per design and suit, the share"
                         " of indices named right (finds designs whose clubs read as spades)")
+    p.add_argument("--deck-probe", action="store_true",
+                   help="also probe deck enrolment per held-out design on clean index renders (seconds): indices "
+                        "named right by the namer alone, with the deck enrolled, and with a quarter of it left out")
     p.add_argument("--enrolled-real", action="store_true",
                    help="also score deck enrolment on the held-out real photos: per deck, every other photo "
                         "enrols it (labelled corners), the rest are named with and without the profile")
@@ -91,6 +94,14 @@ def run(args: argparse.Namespace) -> int:
                   f"card F1 {r['card_f1_alone']:.4f} -> {r['card_f1_enrolled']:.4f} with the profile; named right "
                   f"when found {r['named_right_when_found_alone']:.4f} -> {r['named_right_when_found_enrolled']:.4f}",
                   flush=True)
+    deck = None
+    if args.deck_probe and namer is not None:
+        from cardref.datasets.evaluate import deck_probe
+
+        deck = deck_probe(namer)
+        print("== deck enrolment on clean index renders (12-22 px, the other corner than the enrolled one)")
+        for design, row in deck.items():
+            print(f"{design:34s} " + "  ".join(f"{k} {v:.3f}" for k, v in row.items()), flush=True)
     probe = None
     if args.suit_probe and namer is not None:
         from cardref.datasets.evaluate import format_suit_probe, suit_probe
@@ -111,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
             card["suit_probe"] = probe
         if enrolled is not None:
             card["deck_enrolment_real"] = enrolled
+        if deck is not None:
+            card["deck_probe"] = deck
         card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n")
         write_readme(card, MODELS_DIR / "README.md")
         print(f"updated {card_path}")

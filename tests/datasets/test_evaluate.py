@@ -129,3 +129,22 @@ def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library,
     r = out["black-and-gold deck (phone-iphone)"]
     assert r["enrol_photos"] == 1 and r["test_photos"] == 1 and r["enrolled_corners"] > 0
     assert 0 <= r["card_f1_alone"] <= 1 and 0 <= r["card_f1_enrolled"] <= 1
+
+
+def test_deck_probe_scores_each_design_alone_and_enrolled(small_library, tmp_path):
+    """The probe names the other corner's indices of every code with the namer alone, with the
+    deck enrolled and with part of it left out (a stand-in namer with features)."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from cardref.datasets.evaluate import deck_probe
+    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer import NAMER_CLASSES
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
+                              torch.nn.Flatten(), torch.nn.Dropout(0.2), torch.nn.Linear(8, len(NAMER_CLASSES)))
+    probe = deck_probe(export_onnx(net, tmp_path / "namer.onnx"), designs=[small_library[0]])
+    row = probe[small_library[0]]
+    assert set(row) == {"alone", "enrolled", "enrolled_without_25pct"}
+    assert all(0.0 <= v <= 1.0 for v in row.values())

@@ -43,37 +43,48 @@ def _probs(**named: float) -> np.ndarray:
 
 def test_the_profile_turns_a_systematic_misreading() -> None:
     """The namer reads a club as a spade (0.57 against 0.24); the patch looks like the enrolled
-    club: the club wins.  Mass on codes not enrolled and on "not a corner" is left alone."""
+    club: the club wins.  Codes not enrolled and "not a corner" keep their odds against the
+    best-matching code (nothing is raised above the namer's own reading)."""
     deck = _profile()
     probs = np.stack([_probs(**{"7S": 0.57, "7C": 0.24, "8C": 0.09, NOT_A_CORNER: 0.10})])
-    out = deck.rescore(probs, np.stack([_unit([0.95, 0.1, 0])]))
-    assert out[0].argmax() == NAMER_CLASSES.index("7C")
-    assert out[0, NAMER_CLASSES.index("8C")] == pytest.approx(0.09, abs=1e-6)
-    assert out[0, NAMER_CLASSES.index(NOT_A_CORNER)] == pytest.approx(0.10, abs=1e-6)
-    assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
+    out = deck.rescore(probs, np.stack([_unit([0.95, 0.1, 0])]))[0]
+    assert out.argmax() == NAMER_CLASSES.index("7C")
+    assert out.sum() == pytest.approx(1.0, abs=1e-5)
+    ratio = lambda a, b: out[NAMER_CLASSES.index(a)] / out[NAMER_CLASSES.index(b)]  # noqa: E731
+    assert ratio("7C", "8C") == pytest.approx(0.24 / 0.09, rel=1e-4)
+    assert ratio("8C", NOT_A_CORNER) == pytest.approx(0.09 / 0.10, rel=1e-4)
     # a patch like the enrolled spade stays a spade
     spade = deck.rescore(probs, np.stack([_unit([0.1, 0.95, 0])]))
     assert spade[0].argmax() == NAMER_CLASSES.index("7S")
     assert deck.rescore(np.zeros((0, len(NAMER_CLASSES))), np.zeros((0, 3))).shape == (0, len(NAMER_CLASSES))
 
 
-def test_the_weight_sets_how_far_the_profile_overrules_the_namer() -> None:
+def test_a_code_left_out_of_the_enrolment_does_not_lose_to_its_enrolled_look_alike() -> None:
+    """Only 7S is enrolled; a 7C patch resembles it most, and the namer reads 7C: it stays 7C
+    (a profile that shared probability out among enrolled codes made it 7S)."""
+    deck = DeckProfile(label="partial", codes=["7S", "8S"], prototypes=np.stack([_unit([1, 0, 0]), _unit([0, 1, 0])]),
+                       namer_sha1="abc", turns=4)
+    probs = np.stack([_probs(**{"7C": 0.4, "7S": 0.2, "8S": 0.2, "7H": 0.2})])
+    out = deck.rescore(probs, np.stack([_unit([0.97, 0.2, 0])]))[0]
+    assert out.argmax() == NAMER_CLASSES.index("7C")
+
+
+def test_the_sharpness_sets_how_far_the_profile_overrules_the_namer() -> None:
     probs = np.stack([_probs(**{"7S": 0.9, "7C": 0.1})])
-    feats = np.stack([_unit([0.8, 0.6, 0])])  # a little closer to the club
-    alone = _profile(weight=0.0).rescore(probs, feats)
-    assert np.allclose(alone, probs, atol=1e-6)
-    assert _profile(weight=1.0).rescore(probs, feats)[0].argmax() == NAMER_CLASSES.index("7C")
+    feats = np.stack([_unit([0.8, 0.6, 0])])  # closer to the club than to the spade
+    assert np.allclose(_profile(sharpness=0.0).rescore(probs, feats), probs, atol=1e-6)
+    assert _profile(sharpness=1.0).rescore(probs, feats)[0].argmax() == NAMER_CLASSES.index("7S")
+    assert _profile().rescore(probs, feats)[0].argmax() == NAMER_CLASSES.index("7C")
 
 
 def test_a_patch_unlike_every_enrolled_index_keeps_the_namers_reading() -> None:
-    """A piece of a picture resembles no enrolled index: the profile must not gather the
-    namer's spread-out guesses onto one code (that made phantom plays)."""
+    """A piece of a picture resembles no enrolled index: its reading is left alone."""
     from cardref.vision.detector.deck import SIM_FLOOR
 
     probs = np.stack([_probs(**{"7S": 0.25, "7C": 0.2, NOT_A_CORNER: 0.55})])
     unlike = np.stack([_unit([SIM_FLOOR - 0.1, SIM_FLOOR - 0.1, 1.0])])  # best similarity below the floor
     assert (unlike @ _profile().prototypes.T).max() < SIM_FLOOR
-    assert np.allclose(_profile(weight=1.0).rescore(probs, unlike), probs, atol=1e-6)
+    assert np.allclose(_profile().rescore(probs, unlike), probs, atol=1e-6)
 
 
 def test_profiles_are_saved_and_read_back(tmp_path) -> None:
