@@ -349,13 +349,15 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
         enrol, test = photos[::2], photos[1::2]
         if not enrol or not test:
             continue
-        items = []
+        items, groups = [], []
         for p in enrol:
             frame = cv2.imread(str(p))
             h, w = frame.shape[:2]
-            items += [(frame, c.box, c.card) for c in read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)]
+            labels = read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)
+            items += [(frame, c.box, c.card) for c in labels]
+            groups += [p.name] * len(labels)
         the_namer = load_namer(namer)
-        profile = profile_from_corners(the_namer, items, deck, source=f"{len(enrol)} labelled photos")
+        profile = profile_from_corners(the_namer, items, deck, source=f"{len(enrol)} labelled photos", groups=groups)
         truth_corners = []
         for p in test:
             h, w = cv2.imread(str(p)).shape[:2]
@@ -366,6 +368,7 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
         enrolled = _evaluate_set(model, test, truth_corners, truth_cards, imgsz, alone["conf"], the_namer)
         out[deck] = {"enrol_photos": len(enrol), "enrolled_corners": len(items), "enrolled_codes": len(profile.enrolled),
                      "test_photos": len(test), "imgsz": imgsz, "conf": alone["conf"],
+                     "sharpness": profile.sharpness, "calibration": profile.calibration,
                      "card_f1_alone": alone["card_f1"]["f1"], "card_f1_enrolled": enrolled["card_f1"]["f1"],
                      "named_right_when_found_alone": alone["corner_class_accuracy_when_found"],
                      "named_right_when_found_enrolled": enrolled["corner_class_accuracy_when_found"]}

@@ -86,7 +86,7 @@ def _labelled_items(folder: Path):  # noqa: ANN202 - (frame, box, code) triples 
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return f"{folder / 'data.yaml'}: cannot read its class names ({exc.__class__.__name__})"
     names = dict(enumerate(names)) if isinstance(names, list) else {int(k): str(v) for k, v in names.items()}
-    items, skipped = [], 0
+    items, groups, skipped = [], [], 0
     images = sorted(p for p in (folder / "images").rglob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
     for image in images:
         label = folder / "labels" / image.relative_to(folder / "images").with_suffix(".txt")
@@ -104,9 +104,10 @@ def _labelled_items(folder: Path):  # noqa: ANN202 - (frame, box, code) triples 
                 continue  # card backs and other labels
             cx, cy, bw, bh = (float(v) for v in parts[1:])
             items.append((frame, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h), code))
+            groups.append(str(image))
     if not items:
         return f"{folder}: no labelled card corners found under images/ and labels/"
-    return items, len(images), skipped
+    return items, groups, len(images), skipped
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,8 +131,9 @@ def run(args: argparse.Namespace) -> int:
             got = _labelled_items(Path(args.labelled))
             if isinstance(got, str):
                 return _err(got)
-            items, n_images, skipped = got
-            profile = profile_from_corners(detector.namer, items, label, source=f"labelled photos {args.labelled}")
+            items, groups, n_images, skipped = got
+            profile = profile_from_corners(detector.namer, items, label, source=f"labelled photos {args.labelled}",
+                                           groups=groups)
             codes = sorted(set(profile.codes))
             print(f"enrolled {label!r} from {len(items)} labelled corners of {n_images - skipped} photos "
                   f"({len(codes)} card codes)" + (f"; {skipped} photos without labels skipped" if skipped else ""))
@@ -164,6 +166,11 @@ def run(args: argparse.Namespace) -> int:
                       + ", ".join(f"{code} (read {read})" for code, read in enrolled.disagreements))
     except (DeckProfileError, DetectorError) as exc:
         return _err(str(exc))
+    scores = profile.calibration.get("named_right_by_sharpness", {})
+    if scores:
+        print(f"  its own corners, each read against the rest: {scores.get('0.0', 0):.1%} named right by the "
+              f"detector alone, {max(scores.values()):.1%} with the profile (sharpness {profile.sharpness:g}"
+              + ("; the profile does not help here and is kept off" if profile.sharpness == 0 else "") + ")")
     try:
         path = profile.save(out)
     except OSError as exc:

@@ -419,8 +419,8 @@ def _renamed(c: CornerDetection, code: str) -> CornerDetection:
     """The corner read as ``code``: its confidence is the box's times that reading's probability."""
     if code == c.card:
         return c
-    best = max((p for _, p in c.alts), default=0.0)
-    box_conf = c.conf / best if best > 0 else c.conf
+    own = _reading(c, c.card)
+    box_conf = c.conf / own if own > 0 else c.conf
     return replace(c, card=code, conf=box_conf * _reading(c, code))
 
 

@@ -214,18 +214,25 @@ class CornerNamer:
         if not corners:
             return []
         probs, feats = self.read([crop_corner(frame_bgr, c.box) for c in corners])
+        # the alternatives the merge may reconcile two indices with: with a deck profile, also
+        # what the namer alone found plausible (the profile's sharp readings would leave one
+        # index of a card read two ways without the other's code among its alternatives)
+        readings = probs
         if self.deck is not None and feats is not None:
             probs = self.deck.rescore(probs, feats)
+            readings = np.maximum(readings, probs)
         out = []
         none = NAMER_CLASSES.index(NOT_A_CORNER)
-        for c, p in zip(corners, probs, strict=True):
+        for c, p, r in zip(corners, probs, readings, strict=True):
             k = int(p.argmax())
             if keep_all and k == none:
                 k = int(np.delete(p, none).argmax())  # the class order has "none" last
             elif NAMER_CLASSES[k] == NOT_A_CORNER or p[k] < self.min_prob or c.conf * p[k] < self.min_conf:
                 continue
-            alts = tuple((NAMER_CLASSES[j], round(float(p[j]), 4)) for j in np.argsort(-p)[:ALTS]
-                         if NAMER_CLASSES[j] != NOT_A_CORNER and p[j] >= ALT_MIN_PROB)
+            # the code given first, with its probability; then the other plausible readings
+            others = [(NAMER_CLASSES[j], round(float(r[j]), 4)) for j in np.argsort(-r)
+                      if j not in (k, none) and r[j] >= ALT_MIN_PROB]
+            alts = ((NAMER_CLASSES[k], round(float(p[k]), 4)), *others[:ALTS - 1])
             out.append(replace(c, card=NAMER_CLASSES[k], conf=float(c.conf * p[k]), alts=alts))
         return out
 

@@ -265,3 +265,21 @@ def test_the_shipped_detector_enrols_a_simulated_layout() -> None:
     finally:
         detector.use_deck(None)
     assert with_deck >= alone and with_deck >= 0.9, (alone, with_deck)
+
+
+def test_named_corners_keep_the_namers_own_alternatives_for_the_merge(tiny_namer: Path, monkeypatch) -> None:
+    """With a profile the corner is named 3C, and the namer's own 3S stays among its
+    alternatives: the merge can still reconcile it with the card's other index read 3S."""
+    namer = CornerNamer(tiny_namer)
+    alone = _probs(**{"3S": 0.6, "3C": 0.3, NOT_A_CORNER: 0.1})
+    monkeypatch.setattr(namer, "read", lambda patches: (np.stack([alone] * len(patches)),
+                                                          np.ones((len(patches), 3), np.float32)))
+
+    class Sharp:
+        def rescore(self, probs, feats):  # the profile is sure it is 3C
+            return np.stack([_probs(**{"3C": 0.9, NOT_A_CORNER: 0.1})] * len(probs))
+
+    namer.deck = Sharp()
+    (corner,) = namer.name(np.zeros((64, 64, 3), np.uint8), [CornerDetection("?", 0.8, (10.0, 10.0, 20.0, 30.0))])
+    assert corner.card == "3C" and corner.conf == pytest.approx(0.8 * 0.9)
+    assert corner.alts == (("3C", 0.9), ("3S", 0.6))
