@@ -514,8 +514,8 @@ def deck_probe(namer_path: Path, designs: list[str] | None = None, left_out: flo
         _, enrol_f = namer.read(enrol_x)
         probs, feats = namer.read(test_x)
 
-        def right(p: np.ndarray) -> float:
-            return round(float(np.mean([NAMER_CLASSES[k] == w for k, w in zip(p.argmax(axis=1), test_y, strict=True)])), 3)
+        def right(p: np.ndarray, want: list[str] = test_y) -> float:
+            return round(float(np.mean([NAMER_CLASSES[k] == w for k, w in zip(p.argmax(axis=1), want, strict=True)])), 3)
 
         row = {"alone": right(probs)}
         kept = set(rng.choice(codes, int(round(len(codes) * (1 - left_out))), replace=False).tolist())

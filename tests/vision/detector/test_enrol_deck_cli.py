@@ -86,3 +86,22 @@ def test_bad_sources_and_profiles_are_clear_errors(tmp_path, capsys) -> None:
     assert main(["watch", "--video", str(tmp_path / "none.mp4"), "--game", "guafeng-zibo", "--out", str(log),
                  "--deck", str(tmp_path / "nope.npz")]) == 2
     assert "deck profile not found" in capsys.readouterr().err
+
+
+def test_a_frame_of_a_video_can_be_enrolled(layout, tmp_path, capsys) -> None:
+    from cardref.vision.simulate import open_video_writer
+
+    image, _truth = layout
+    frame = cv2.imread(str(image))
+    video = tmp_path / "layout.mp4"
+    writer = open_video_writer(str(video), 10.0, (frame.shape[1], frame.shape[0]))
+    for _ in range(5):
+        writer.write(frame)
+    writer.release()
+    assert main(["enrol-deck", "--video", str(video), "--at", "0.2", "--out", str(tmp_path / "v.npz")]) == 0
+    from cardref.vision.detector.deck import DeckProfile
+
+    capsys.readouterr()
+    assert DeckProfile.load(tmp_path / "v.npz").source == f"{video} at 0.2 s"
+    assert main(["enrol-deck", "--video", str(tmp_path / "missing.mp4"), "--out", str(tmp_path / "w.npz")]) == 2
+    assert "missing.mp4" in capsys.readouterr().err
