@@ -267,6 +267,10 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
+    if enrolled:  # the kept corners are named with the profile: its code is part of what made them
+        from cardref.vision.detector import deck, namer
+
+        files += [Path(deck.__file__), Path(namer.__file__)]
     digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
     return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}-{digest}.jsonl"
 
