@@ -208,6 +208,29 @@ def _scene_settings(cfg: dict) -> str:
     return ", ".join(f"{k} {cfg[k]}" for k in keys if k in cfg)
 
 
+def _deck_lines(card: dict) -> list[str]:
+    """The deck enrolment figures of the card (``cardref eval-detector --deck-probe --enrolled-real``)."""
+    probe, real = card.get("deck_probe"), card.get("deck_enrolment_real")
+    if not probe and not real:
+        return []
+    lines = ["", "## Deck enrolment", "",
+             "`cardref enrol-deck` (docs/deck-enrolment.md): the namer's readings weighed against the table's own deck."]
+    if probe:
+        lines += ["", "Clean index renders of each held-out design (`--deck-probe`): share of the other corner's "
+                  "indices (12-22 px, blurred, noisy) named right by the namer alone, with the deck enrolled from "
+                  "its top-left indices, and with a quarter of the codes left out of the enrolment:", "",
+                  "| design | " + " | ".join(next(iter(probe.values()))) + " |",
+                  "|---|" + "---|" * len(next(iter(probe.values())))]
+        lines += [f"| {d} | " + " | ".join(f"{v:.3f}" for v in row.values()) + " |" for d, row in probe.items()]
+    if real:
+        lines += ["", "Held-out real photos (`--enrolled-real`): every other photo of a deck enrols it from its labelled "
+                  "corners, the others are scored:", ""]
+        lines += [f"- {d}: card F1 {r['card_f1_alone']:.4f} alone, {r['card_f1_enrolled']:.4f} enrolled ({r['enrol_photos']} "
+                  f"photos enrol {r['enrolled_codes']} codes, {r['test_photos']} scored, sharpness {r.get('sharpness', '?')})"
+                  for d, r in real.items()]
+    return lines
+
+
 def write_readme(card: dict, path: Path) -> None:
     """A human-readable model card next to the weights."""
     data = card.get("data", {})
@@ -259,6 +282,7 @@ def write_readme(card: dict, path: Path) -> None:
         vl = card.get("val_last_epoch", {})
         for k, v in vl.items():
             lines.append(f"- {k} (held-out synthetic, last epoch): {v:.4f}")
+    lines += _deck_lines(card)
     if card.get("inference"):
         lines += ["", "## Inference", ""] + [f"- {k}: {v}" for k, v in card["inference"].items()]
     if card.get("limitations"):

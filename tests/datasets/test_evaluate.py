@@ -148,3 +148,20 @@ def test_deck_probe_scores_each_design_alone_and_enrolled(small_library, tmp_pat
     row = probe[small_library[0]]
     assert set(row) == {"alone", "enrolled", "enrolled_without_25pct"}
     assert all(0.0 <= v <= 1.0 for v in row.values())
+
+
+def test_the_model_readme_shows_the_deck_enrolment_figures(tmp_path):
+    from cardref.datasets.train import write_readme
+
+    card = {"model": "m", "deck_probe": {"aisleriot-plastic": {"alone": 0.755, "enrolled": 0.917,
+                                                               "enrolled_without_25pct": 0.856}},
+            "deck_enrolment_real": {"standard deck": {"card_f1_alone": 0.7547, "card_f1_enrolled": 0.7975,
+                                                      "enrol_photos": 66, "enrolled_codes": 45, "test_photos": 66,
+                                                      "sharpness": 10.0}}}
+    write_readme(card, tmp_path / "README.md")
+    text = (tmp_path / "README.md").read_text()
+    assert "## Deck enrolment" in text
+    assert "| aisleriot-plastic | 0.755 | 0.917 | 0.856 |" in text
+    assert "standard deck: card F1 0.7547 alone, 0.7975 enrolled" in text
+    write_readme({"model": "m"}, tmp_path / "plain.md")
+    assert "Deck enrolment" not in (tmp_path / "plain.md").read_text()
