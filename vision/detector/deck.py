@@ -112,12 +112,8 @@ class DeckProfile:
         codes = self.enrolled
         sims = np.asarray(feats, dtype=np.float64) @ self.prototypes.T.astype(np.float64)
         best = np.stack([sims[:, self._cols[c]].max(axis=1) for c in codes], axis=1)
-        top = best.max(axis=1, keepdims=True)
-        like = np.clip((top - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0, 1.0)
-        out = probs.copy()
-        out[:, [NAMER_CLASSES.index(c) for c in codes]] *= np.exp(-self.sharpness * like * (top - best))
-        out /= np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
-        return out.astype(np.float32)
+        return discounted(probs, best, codes, self.sharpness).astype(np.float32)
+
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:
@@ -156,6 +152,19 @@ class DeckProfile:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DeckProfileError(f"deck profile {path} is unreadable ({exc.__class__.__name__}: {exc}); "
                                    "enrol the deck again with `cardref enrol-deck`") from exc
+
+
+def discounted(probs: np.ndarray, best: np.ndarray, codes: Sequence[str], sharpness: float) -> np.ndarray:
+    """``probs`` (n, 55) with each of ``codes`` discounted by its similarity gap (the rule of
+    :meth:`DeckProfile.rescore`); ``best`` (n, len(codes)) is each patch's similarity to the
+    nearest enrolled index of each code, ``-inf`` where a code has none (left as it is)."""
+    known = np.isfinite(best)
+    top = np.where(known, best, -np.inf).max(axis=1, keepdims=True)
+    like = np.clip((top - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0, 1.0)
+    like = np.where(np.isfinite(like), like, 0.0)
+    out = np.array(probs, dtype=np.float64)
+    out[:, [NAMER_CLASSES.index(c) for c in codes]] *= np.exp(-sharpness * like * np.where(known, top - best, 0.0))
+    return out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
 
 
 # ---------------------------------------------------------------------- layout
@@ -364,18 +373,10 @@ def calibrate_sharpness(probs: np.ndarray, feats: np.ndarray, codes: Sequence[st
     enrolled = sorted(set(codes))
     code_arr = np.asarray(codes)
     best = np.stack([sims[:, code_arr == c].max(axis=1) for c in enrolled], axis=1)  # -inf: not enrolled here
-    known = np.isfinite(best)
-    top = np.where(known, best, -np.inf).max(axis=1, keepdims=True)
-    like = np.clip((top - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0, 1.0)
-    gap = np.where(known, top - best, 0.0)
-    cols = [NAMER_CLASSES.index(c) for c in enrolled]
     truth = np.asarray([NAMER_CLASSES.index(codes[i]) for i in rows])
-    out = {}
-    for k in grid:
-        p = np.asarray(probs, dtype=np.float64)[rows].copy()
-        p[:, cols] *= np.exp(-float(k) * np.where(np.isfinite(like), like, 0.0) * gap)
-        out[float(k)] = round(float((p.argmax(axis=1) == truth).mean()), 4)
-    return out
+    probs = np.asarray(probs, dtype=np.float64)[rows]
+    return {float(k): round(float((discounted(probs, best, enrolled, float(k)).argmax(axis=1) == truth).mean()), 4)
+            for k in grid}
 
 
 @dataclass
