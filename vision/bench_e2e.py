@@ -63,6 +63,7 @@ class DealScore:
     decode_s: float = 0.0
     video_s: float = 0.0
     errors: list[str] = field(default_factory=list)
+    enrol_failed: int = 0  # --enrol: the layout could not be read (the deal ran without a profile)
 
 
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
@@ -115,13 +116,14 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
     sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design)
     truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
+    enrol_problem = None
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend)
-        enrolled = _enrol(detector, game, seed, sim.design, split) if enrol else None
+        enrolled, enrol_problem = _enrol(detector, game, seed, sim.design, split) if enrol else (None, None)
         detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
@@ -184,6 +186,9 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     score.game, score.seed, score.design = game, seed, sim.design
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
+    if enrol_problem:
+        score.errors.insert(0, enrol_problem)
+        score.enrol_failed = 1
     score.dropped = dropped
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
     score.video_s = decoded / source.fps
@@ -196,14 +201,19 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     return score
 
 
-def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None) -> Any:
+def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None) -> tuple[Any, str | None]:
     """The deck of the deal enrolled from a simulated layout frame of it (same table and
-    camera, another moment), as a referee would before the game (``--enrol``)."""
+    camera, another moment), as a referee would before the game (``--enrol``), or why not."""
     from cardref.vision.detector.deck import enrol_layout
     from cardref.vision.simulate.layout import render_layout
 
+    from cardref.vision.detector.deck import DeckProfileError
+
     frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split)
-    return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}").profile
+    try:
+        return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}").profile, None
+    except DeckProfileError as exc:  # a referee would lay the cards out again; the deal is played without
+        return None, f"enrolment failed (played without a deck profile): {exc}"
 
 
 def _centres(d: Any) -> list[tuple[float, float]]:
@@ -362,6 +372,7 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             # what reaches the log unflagged although wrong: the errors a referee would not see
             "unflagged_errors": sum(s.wrong - s.wrong_flagged + s.phantom - s.phantom_flagged for s in ss),
             "flagged_exact": sum(s.exact_flagged for s in ss),
+            "enrolments_failed": sum(s.enrol_failed for s in ss),
             "latency_median_s": round(statistics.median(lat), 3) if lat else None,
             "latency_p95_s": round(_pct(lat, 0.95), 3) if lat else None,
             "latency_max_s": round(max(lat), 3) if lat else None,
