@@ -204,10 +204,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
 def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None) -> tuple[Any, str | None]:
     """The deck of the deal enrolled from a simulated layout frame of it (same table and
     camera, another moment), as a referee would before the game (``--enrol``), or why not."""
-    from cardref.vision.detector.deck import enrol_layout
+    from cardref.vision.detector.deck import DeckProfileError, enrol_layout
     from cardref.vision.simulate.layout import render_layout
-
-    from cardref.vision.detector.deck import DeckProfileError
 
     frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split)
     try:
