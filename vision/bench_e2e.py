@@ -505,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
         print(f"unflagged errors (wrong or phantom plays not flagged for confirmation): {tot['unflagged_errors']}; "
               f"right plays flagged: {tot['flagged_exact']}")
+        if args.enrol:
+            print(f"deck enrolments that failed (deal played without a profile): {tot['enrolments_failed']}")
         print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
               f"max {tot['latency_max_s']} s")
         if tot.get("detector_recall") is not None:
