@@ -24,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pile", action="store_true",
                    help="every play goes onto the shared centre pile (够级 style) instead of the seat's zone")
     p.add_argument("--no-video", action="store_true", help="write the logs and oracle truth only")
+    p.add_argument("--layout", action="store_true",
+                   help="also write DIR/layout.png: one deck of the deal's design laid out in suit rows on the same "
+                        "table and camera, for cardref enrol-deck")
     p.add_argument("--fallback-deal", action="store_true",
                    help="use the simulator's stand-in deal instead of the rules engine's")
 
@@ -49,4 +52,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"{result.out_dir}: {result.plays} plays, {result.frames} frames at {result.fps:g} fps "
           f"({result.frames / result.fps:.1f}s), deal from {result.deal_source}, cards {result.design}")
+    if args.layout:
+        import cv2
+
+        from cardref.vision.simulate.layout import render_layout
+
+        frame, _truth, _design = render_layout(GAME_SEATS[args.game], args.seed, design=result.design, style=style)
+        path = f"{result.out_dir}/layout.png"
+        if not cv2.imwrite(path, frame):
+            print(f"cardref simulate: could not write {path}", file=sys.stderr)
+            return 1
+        print(f"{path}: the deck laid out for cardref enrol-deck")
     return 0

@@ -105,3 +105,12 @@ def test_a_frame_of_a_video_can_be_enrolled(layout, tmp_path, capsys) -> None:
     assert DeckProfile.load(tmp_path / "v.npz").source == f"{video} at 0.2 s"
     assert main(["enrol-deck", "--video", str(tmp_path / "missing.mp4"), "--out", str(tmp_path / "w.npz")]) == 2
     assert "missing.mp4" in capsys.readouterr().err
+
+
+def test_simulate_writes_a_layout_of_the_deals_deck(tmp_path, capsys) -> None:
+    out = tmp_path / "sim"
+    assert main(["simulate", "--game", "guafeng-zibo", "--seed", "2", "--out", str(out), "--max-plays", "1",
+                 "--no-video", "--layout", "--designs", "heldout"]) == 0
+    assert "layout.png" in capsys.readouterr().out
+    frame = cv2.imread(str(out / "layout.png"))
+    assert frame is not None and frame.shape == (720, 1280, 3)
