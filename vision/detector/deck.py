@@ -193,8 +193,14 @@ def _laid_cards(cards: Sequence[CardDetection]) -> list[LaidCard]:
     indices apart: the typical step from a card's top-left index to its bottom-right one is
     learnt from the cards seen whole; a lone index is put at the card centre that lines up
     with the others (as a top-left or as a bottom-right index), and indices that land on one
-    centre are one card."""
-    whole = [c for c in cards if len(c.corners) >= 2]
+    centre are one card.  Two marks along one edge of a card (a joker's word and a dot) are
+    no card seen whole: their box is much shorter than a card's, and they are placed like a
+    lone index."""
+    paired = [c for c in cards if len(c.corners) >= 2]
+    if len(paired) < 3:
+        return [LaidCard(_centre(c.box), list(c.corners), c.card) for c in cards]
+    tall = 0.6 * float(np.median([c.box[3] - c.box[1] for c in paired]))
+    whole = [c for c in paired if c.box[3] - c.box[1] >= tall]
     if len(whole) < 3:
         return [LaidCard(_centre(c.box), list(c.corners), c.card) for c in cards]
     steps = []
@@ -206,10 +212,11 @@ def _laid_cards(cards: Sequence[CardDetection]) -> list[LaidCard]:
     ys = np.array([_centre(c.box)[1] for c in whole])
     unit = max(1.0, float(np.hypot(sx, sy)))
     laid = [LaidCard(_centre(c.box), list(c.corners), c.card) for c in whole]
+    whole_ids = {id(c) for c in whole}
     for c in cards:
-        if len(c.corners) >= 2:
+        if id(c) in whole_ids:
             continue
-        cx, cy = _centre(c.corners[0].box) if c.corners else _centre(c.box)
+        cx, cy = _centre(c.corners[0].box) if len(c.corners) == 1 else _centre(c.box)
         home = [k for k in laid[:len(whole)] if k.box[0] <= cx <= k.box[2] and k.box[1] <= cy <= k.box[3]]
         if home:  # an index inside a card seen whole (a joker's third mark, a court card's picture)
             home[0].corners += list(c.corners)
