@@ -266,6 +266,9 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
         raise DeckProfileError(f"rows must name suits once each, from S H D C (e.g. {DEFAULT_ROWS}), not {rows!r}")
     names = [[r + s for r in RANKS] for s in rows] + ([["SJ", "BJ"]] if jokers else [])
     laid = _laid_cards(cards)
+    if len(laid) >= len(names):
+        laid = [k for g in _rows_by_gaps([k.centre[1] for k in laid], len(names))
+                for k in _join_columns([laid[i] for i in g])]
     if len(laid) < len(names) or len(laid) > sum(len(n) for n in names):
         raise DeckProfileError(f"the layout should show {sum(len(n) for n in names)} cards ({len(rows)} rows of 13"
                                f"{' and a row of the two jokers' if jokers else ''}), {len(laid)} were found: "
@@ -296,6 +299,23 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
         for i, j in zip(group, taken, strict=True):
             laid[i].code = row_names[j]
     return laid
+
+
+def _join_columns(row: list[LaidCard]) -> list[LaidCard]:
+    """A row's cards with those whose indices overlap across the row joined: cards of a layout
+    lie apart, so marks above one another (a joker's word and its dots, placed apart when
+    they fit no index geometry) are one card."""
+    out: list[LaidCard] = []
+    for k in sorted(row, key=lambda k: k.box[0]):
+        if out and k.box[0] <= out[-1].box[2]:
+            last = out[-1]
+            corners = last.corners + k.corners
+            xs = [(c.box[0] + c.box[2]) / 2 for c in corners]
+            out[-1] = LaidCard((float(np.mean(xs)), (last.centre[1] + k.centre[1]) / 2), corners,
+                               max((last, k), key=lambda c: max(x.conf for x in c.corners)).read)
+        else:
+            out.append(k)
+    return out
 
 
 def missing_codes(laid: Sequence[LaidCard], rows: str = DEFAULT_ROWS, jokers: bool = True) -> list[str]:

@@ -283,3 +283,17 @@ def test_named_corners_keep_the_namers_own_alternatives_for_the_merge(tiny_namer
     (corner,) = namer.name(np.zeros((64, 64, 3), np.uint8), [CornerDetection("?", 0.8, (10.0, 10.0, 20.0, 30.0))])
     assert corner.card == "3C" and corner.conf == pytest.approx(0.8 * 0.9)
     assert corner.alts == (("3C", 0.9), ("3S", 0.6))
+
+
+def test_a_jokers_marks_that_fit_no_index_geometry_are_one_card() -> None:
+    """The big joker shows two dots along its top edge and a word at the bottom, not two
+    indices at opposite corners: the marks lie above one another and are one card."""
+    cards = [c for c in _layout() if not (abs(c.box[0] - (20 + 50 + 2)) < 1 and abs(c.box[1] - (30 + 75 * 4 + 2)) < 1)]
+    assert len(cards) == 53
+    x, y = 20 + 50, 30 + 75 * 4
+    dots = CornerDetection("BJ", 0.6, (x + 4.0, y + 2.0, x + 36.0, y + 8.0))
+    word = CornerDetection("BJ", 0.5, (x + 12.0, y + 46.0, x + 30.0, y + 54.0))
+    cards += [CardDetection("BJ", 0.6, dots.box, (dots,)), CardDetection("BJ", 0.5, word.box, (word,))]
+    laid = layout_codes(cards)
+    assert len(laid) == 54 and missing_codes(laid) == []
+    assert len(next(k for k in laid if k.code == "BJ").corners) == 2
