@@ -416,31 +416,15 @@ def suit_probe(namer_path: Path, designs: list[str] | None = None, sizes: tuple[
     (four turns, as in the product).  A design whose clubs all read as spades shows here in
     seconds, where the scene figures blur it into an average.
     """
-    import cv2
-    import numpy as np
-    from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer, crop_corner
+    from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer
 
     from .faces import get_faces, list_designs
 
     namer = CornerNamer(namer_path)
     out: dict[str, dict[str, float]] = {}
-    felt = np.array([40, 110, 50], np.float32)
     for design in designs if designs is not None else list_designs():
-        faces = get_faces(design)
-        patches, want = [], []
-        for suit in "SHDC":
-            for rank in ranks:
-                code = rank + suit
-                img = faces.image(code).astype(np.float32)
-                a = img[:, :, 3:] / 255.0
-                rgb = (img[:, :, :3] * a + felt * (1 - a)).astype(np.uint8)
-                x1, y1, x2, y2 = min(faces.corner_boxes(code), key=lambda b: b[0] + b[1])
-                for size in sizes:
-                    s = size / max(1, y2 - y1)
-                    small = cv2.resize(rgb, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-                    bgr = cv2.cvtColor(small, cv2.COLOR_RGB2BGR)
-                    patches.append(crop_corner(bgr, (x1 * s, y1 * s, x2 * s, y2 * s)))
-                    want.append(code)
+        codes = [rank + suit for suit in "SHDC" for rank in ranks]
+        patches, want = _index_patches(get_faces(design), codes, sizes, 0, None, noisy=False)
         got = [NAMER_CLASSES[int(k)] for k in namer.probabilities(patches).argmax(axis=1)]
         out[design] = {suit: round(sum(1 for w, g in zip(want, got, strict=True) if w[-1] == suit and g == w)
                                    / sum(1 for w in want if w[-1] == suit), 3) for suit in "SHDC"}
@@ -464,7 +448,8 @@ DECK_PROBE_TEST_SIZES = (12, 15, 19, 22)
 def _index_patches(faces, codes: list[str], sizes: tuple[int, ...], corner: int, rng,  # noqa: ANN001
                    noisy: bool) -> tuple[list, list[str]]:
     """Patches of each code's top-left (``corner`` 0) or last index on felt at index heights
-    ``sizes``; ``noisy`` adds blur, sensor noise and a jittered box as a webcam would."""
+    ``sizes``; ``noisy`` adds blur, sensor noise and a jittered box as a webcam would (drawn
+    from ``rng``)."""
     import cv2
     import numpy as np
     from cardref.vision.detector.namer import crop_corner

@@ -114,7 +114,13 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from cardref.vision.detector import DetectorError, load_detector
-    from cardref.vision.detector.deck import DeckProfileError, draw_layout, enrol_layout, profile_from_corners
+    from cardref.vision.detector.deck import (
+        DeckProfileError,
+        LayoutError,
+        draw_layout,
+        enrol_layout,
+        profile_from_corners,
+    )
 
     out: Path = args.out if args.out.suffix == ".npz" else args.out.with_suffix(".npz")
     if out.exists() and not args.force:
@@ -145,13 +151,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 enrolled = enrol_layout(detector, frame, label, rows=args.rows.upper(), jokers=not args.no_jokers,
                                         source=source)
-            except DeckProfileError as exc:
+            except LayoutError as exc:
                 preview = args.preview or out.with_suffix(".png")
-                from cardref.vision.detector.deck import _laid_cards
-
-                cards = detector.merge_cards(detector.namer.name(frame, detector.find_corners(frame), keep_all=True))
                 preview.parent.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(preview), draw_layout(frame, _laid_cards(cards)))
+                cv2.imwrite(str(preview), draw_layout(frame, exc.cards))
                 return _err(f"{exc} (what was found: {preview})")
             profile = enrolled.profile
             preview = args.preview or out.with_suffix(".png")

@@ -68,6 +68,20 @@ class DeckProfileError(DetectorError):
     """A deck profile cannot be made, read or used; the message says why and what to do."""
 
 
+class LayoutError(DeckProfileError):
+    """A layout frame cannot be read; ``cards`` are the cards found in it (to show the user)."""
+
+    def __init__(self, message: str, cards: list) -> None:  # list[LaidCard]
+        super().__init__(message)
+        self.cards = cards
+
+
+def layout_rows(rows: str = DEFAULT_ROWS, jokers: bool = True) -> list[list[str]]:
+    """The card codes of a laid-out deck, row by row from the top, left to right: one suit
+    per row in the order ``rows``, ace to king, then (``jokers``) the small and the big joker."""
+    return [[r + s for r in RANKS] for s in rows] + ([["SJ", "BJ"]] if jokers else [])
+
+
 @dataclass
 class DeckProfile:
     """Enrolled corner features of one deck design, by card code."""
@@ -197,9 +211,7 @@ def _laid_cards(cards: Sequence[CardDetection]) -> list[LaidCard]:
     no card seen whole: their box is much shorter than a card's, and they are placed like a
     lone index."""
     paired = [c for c in cards if len(c.corners) >= 2]
-    if len(paired) < 3:
-        return [LaidCard(_centre(c.box), list(c.corners), c.card) for c in cards]
-    tall = 0.6 * float(np.median([c.box[3] - c.box[1] for c in paired]))
+    tall = 0.6 * float(np.median([c.box[3] - c.box[1] for c in paired])) if paired else 0.0
     whole = [c for c in paired if c.box[3] - c.box[1] >= tall]
     if len(whole) < 3:
         return [LaidCard(_centre(c.box), list(c.corners), c.card) for c in cards]
@@ -264,40 +276,42 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
     cards than it should, when no row is complete, or when two cards fall in one column."""
     if len(set(rows)) != len(rows) or not rows or set(rows) - set("SHDC"):
         raise DeckProfileError(f"rows must name suits once each, from S H D C (e.g. {DEFAULT_ROWS}), not {rows!r}")
-    names = [[r + s for r in RANKS] for s in rows] + ([["SJ", "BJ"]] if jokers else [])
+    names = layout_rows(rows, jokers)
     laid = _laid_cards(cards)
-    if len(laid) >= len(names):
-        laid = [k for g in _rows_by_gaps([k.centre[1] for k in laid], len(names))
-                for k in _join_columns([laid[i] for i in g])]
+    if len(laid) < len(names):
+        groups: list[list[LaidCard]] = [laid]
+    else:  # each row left to right, marks of one card joined
+        groups = [sorted(_join_columns([laid[i] for i in g]), key=lambda k: k.centre[0])
+                  for g in _rows_by_gaps([k.centre[1] for k in laid], len(names))]
+    laid = [k for g in groups for k in g]
     if len(laid) < len(names) or len(laid) > sum(len(n) for n in names):
-        raise DeckProfileError(f"the layout should show {sum(len(n) for n in names)} cards ({len(rows)} rows of 13"
-                               f"{' and a row of the two jokers' if jokers else ''}), {len(laid)} were found: "
-                               "make sure every card lies face up, upright, apart from the others, "
-                               "with both corner indices in view")
-    groups = [sorted(g, key=lambda i: laid[i].centre[0]) for g in _rows_by_gaps([k.centre[1] for k in laid], len(names))]
+        raise LayoutError(f"the layout should show {sum(len(n) for n in names)} cards ({len(rows)} rows of 13"
+                          f"{' and a row of the two jokers' if jokers else ''}), {len(laid)} were found: "
+                          "make sure every card lies face up, upright, apart from the others, "
+                          "with both corner indices in view", laid)
     counts = [len(g) for g in groups]
     if any(c > len(n) for c, n in zip(counts, names, strict=True)):
-        raise DeckProfileError("the cards do not fall into rows of " + ", ".join(str(len(n)) for n in names) +
-                               " from top to bottom (found " + ", ".join(map(str, counts)) +
-                               "): lay each suit in its own row with a gap between rows")
+        raise LayoutError("the cards do not fall into rows of " + ", ".join(str(len(n)) for n in names) +
+                          " from top to bottom (found " + ", ".join(map(str, counts)) +
+                          "): lay each suit in its own row with a gap between rows", laid)
     complete = [r for r in range(len(rows)) if counts[r] == 13]
     if not complete:
-        raise DeckProfileError("no suit row shows all 13 cards (found " + ", ".join(map(str, counts)) +
-                               "): spread the cards so that every corner index is in view")
+        raise LayoutError("no suit row shows all 13 cards (found " + ", ".join(map(str, counts)) +
+                          "): spread the cards so that every corner index is in view", laid)
     for r, (group, row_names) in enumerate(zip(groups, names, strict=True)):
         if len(group) == len(row_names):
-            for i, code in zip(group, row_names, strict=True):
-                laid[i].code = code
+            for k, code in zip(group, row_names, strict=True):
+                k.code = code
             continue
-        ref = groups[min(complete, key=lambda c: abs(np.median([laid[i].centre[1] for i in groups[c]])
-                                                    - np.median([laid[i].centre[1] for i in group])))]
-        cols = [laid[i].centre[0] for i in ref[:len(row_names)]]
-        taken = [int(np.argmin([abs(laid[i].centre[0] - x) for x in cols])) for i in group]
+        ref = groups[min(complete, key=lambda c: abs(np.median([k.centre[1] for k in groups[c]])
+                                                    - np.median([k.centre[1] for k in group])))]
+        cols = [k.centre[0] for k in ref[:len(row_names)]]
+        taken = [int(np.argmin([abs(k.centre[0] - x) for x in cols])) for k in group]
         if len(set(taken)) != len(taken):
-            raise DeckProfileError(f"row {r + 1} has {len(group)} of its {len(row_names)} cards and two of them lie "
-                                   "under one column: line the cards up under the complete rows")
-        for i, j in zip(group, taken, strict=True):
-            laid[i].code = row_names[j]
+            raise LayoutError(f"row {r + 1} has {len(group)} of its {len(row_names)} cards and two of them lie "
+                              "under one column: line the cards up under the complete rows", laid)
+        for k, j in zip(group, taken, strict=True):
+            k.code = row_names[j]
     return laid
 
 
@@ -321,7 +335,7 @@ def _join_columns(row: list[LaidCard]) -> list[LaidCard]:
 def missing_codes(laid: Sequence[LaidCard], rows: str = DEFAULT_ROWS, jokers: bool = True) -> list[str]:
     """The codes of the layout no card was found for (not enrolled)."""
     have = {k.code for k in laid}
-    return [r + s for s in rows for r in RANKS if r + s not in have] + [j for j in ("SJ", "BJ") if jokers and j not in have]
+    return [code for row in layout_rows(rows, jokers) for code in row if code not in have]
 
 
 # ---------------------------------------------------------------------- enrolment
@@ -402,7 +416,8 @@ def calibrate_sharpness(probs: np.ndarray, feats: np.ndarray, codes: Sequence[st
     what the profile is worth: one layout frame from the table's camera wants a sharp
     profile, a pile of photos from many angles a gentle one or none."""
     feats = np.asarray(feats, dtype=np.float64)
-    groups_arr = np.asarray([hash(g) for g in groups])
+    ids = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+    groups_arr = np.asarray([ids[g] for g in groups])
     rows = np.asarray(held_out, dtype=int)
     if not len(rows):
         return {float(k): 0.0 for k in grid}

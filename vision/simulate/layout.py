@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 
-from ..detector.deck import DEFAULT_ROWS, RANKS
+from ..detector.deck import DEFAULT_ROWS, layout_rows
 from ..types import CardDetection
 from ..zones import default_layout
 from .faces import FaceSet
@@ -22,11 +22,6 @@ from .timeline import CARD_H_MM, CARD_W_MM, CardPath, Timeline
 PITCH_MM = (70.0, 108.0)
 
 
-def layout_codes_in_order(rows: str = DEFAULT_ROWS, jokers: bool = True) -> list[list[str]]:
-    """The layout's rows of card codes, top to bottom, left to right."""
-    return [[r + s for r in RANKS] for s in rows] + ([["SJ", "BJ"]] if jokers else [])
-
-
 def render_layout(seats: int, seed: int, *, design: str | None = None, split: str | None = None,
                   rows: str = DEFAULT_ROWS, jokers: bool = True, style: CameraStyle | None = None,
                   ) -> tuple[np.ndarray, list[CardDetection], str]:
@@ -34,7 +29,7 @@ def render_layout(seats: int, seed: int, *, design: str | None = None, split: st
     detections of it, and the design drawn."""
     layout = default_layout(seats)
     tw, th = layout.table_mm
-    grid = layout_codes_in_order(rows, jokers)
+    grid = layout_rows(rows, jokers)
     rng = random.Random(seed * 104729 + 7)
     px, py = PITCH_MM
     top = th / 2 - (len(grid) - 1) * py / 2
