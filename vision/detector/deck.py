@@ -392,7 +392,7 @@ def profile_from_corners(namer, items: Sequence[tuple[np.ndarray, Box, str]], la
             group_of.append(g)
     if not patches:
         raise DeckProfileError("no labelled corners to enrol")
-    namer.features([])  # a clear error if the namer has no features
+    namer.require_features()
     probs, feats = namer.read(patches)
     assert feats is not None
     held_out = [i for i in range(len(patches)) if i % len(cuts) == cuts.index((1.0, 0.0))]
@@ -452,7 +452,7 @@ def enrol_layout(detector, frame_bgr: np.ndarray, label: str, rows: str = DEFAUL
     namer = detector.namer
     if namer is None:
         raise DeckProfileError("deck enrolment needs the class-agnostic detector with its corner namer")
-    namer.features([])  # a clear error now if the namer lacks features
+    namer.require_features()
     saved = namer.deck
     namer.deck = None  # the layout is read by the namer alone, every index the finder found kept
     try:

@@ -181,12 +181,16 @@ class CornerNamer:
         namer's own, without a deck profile)."""
         return self.read(patches)[0]
 
-    def features(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-        """``(n, d)`` unit-length features of the patches (for enrolling a deck)."""
+    def require_features(self) -> None:
+        """Raise :class:`ModelFileError` unless the model has its features output (deck enrolment)."""
         if not self.has_features:
             raise ModelFileError(self.model_path, "this corner namer was exported without its features output, "
                                  "which deck enrolment needs", "export it again with `cardref train-namer "
                                  "--resume --export-only` or use the shipped one")
+
+    def features(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """``(n, d)`` unit-length features of the patches (for enrolling a deck)."""
+        self.require_features()
         if len(patches) == 0:
             return np.zeros((0, 0), np.float32)
         feats = self.read(patches)[1]
@@ -197,7 +201,7 @@ class CornerNamer:
         """Weigh every reading against ``deck`` (``None``: the namer alone again).  Raises
         :class:`DetectorError` when the profile was made with another namer or turns."""
         if deck is not None:
-            self.features([])  # the features output must exist
+            self.require_features()
             if deck.namer_sha1 != self.sha1:
                 raise DetectorError(f"the deck profile {deck.label!r} was made with another corner namer "
                                     f"({deck.namer_sha1}, this one is {self.sha1}): enrol the deck again "
