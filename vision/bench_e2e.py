@@ -267,14 +267,18 @@ def _model_detector(model: str | None, backend: str) -> Any:
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
                    model: str | None, backend: str, enrolled: bool = False) -> str:
-    """The name of a deal's cached corners: the deal, and what found and named them (model
-    files by size and time, backend).  The merge runs again at every replay."""
+    """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
+    code) and what found and named them (model files, backend).  The merge runs again at
+    every replay."""
     from cardref.vision.detector import default_model_paths
     from cardref.vision.detector.namer import NAMER_STEM
     from cardref.vision.fingerprint import files_digest
 
+    from cardref.vision import simulate
+
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
+    files += sorted(Path(simulate.__file__).parent.glob("*.py"))  # what drew the frames
     if enrolled:  # the kept corners are named with the profile: its code is part of what made them
         from cardref.vision.detector import deck, namer
 

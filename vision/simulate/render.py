@@ -76,6 +76,9 @@ class TableRenderer:
         self.style = style or CameraStyle()
         self.rng = np.random.default_rng(seed)
         prng = random.Random(seed)
+        # sensor noise comes from OpenCV's process-wide generator: reseeded per frame from
+        # the seed and the time, a frame is the same whatever was rendered before it
+        self._noise_seed = (int(seed) * 1_000_003 + 17) % (2**31 - 1)
         self.table_mm = layout.table_mm
         self.H_cam = camera_homography(self.table_mm, self.style.size, prng)  # table mm -> image
         k = self.style.px_per_mm
@@ -227,6 +230,7 @@ class TableRenderer:
             out = cv2.GaussianBlur(out, (3, 3), 0.7)
         if st.noise > 0:
             noise = np.empty((h, w, 3), np.int16)
+            cv2.setRNGSeed(self._noise_seed + int(round(t * 1000)))
             cv2.randn(noise, 0, st.noise)
             out = cv2.add(out, noise, dtype=cv2.CV_8U)
         return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from cardref.engine.events import GAME_SEATS
 from cardref.vision.capture import Frame
@@ -75,3 +76,22 @@ def test_noisy_detections_still_give_the_true_plays(game):
     assert got == want
     for p in obs:
         assert 0 <= p.conf <= 1 and p.t_emit - p.t < 2.0
+
+
+def test_a_frame_is_the_same_whatever_was_rendered_before_it():
+    """The simulator's frames depend on the seed and the time only (its sensor noise once
+    came from OpenCV's process-wide generator: a deal's video then changed with the deals,
+    or the deck layouts, drawn before it in the same process)."""
+    seats = GAME_SEATS["guafeng-zibo"]
+    layout = default_layout(seats)
+    deal = simulate_events("guafeng-zibo", 3)
+
+    def renderer(seed: int) -> TableRenderer:
+        tl = build_timeline(deal.events, layout, random.Random(seed), max_plays=2)
+        return TableRenderer(tl, layout, FaceSet(drawn_only=True), seed=seed)
+
+    first = renderer(3).render(1.0)[0]
+    renderer(4).render(0.5)  # another deal drawn in between
+    again = renderer(3).render(1.0)[0]
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, renderer(3).render(1.1)[0])  # and the noise still changes with time
