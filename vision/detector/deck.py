@@ -181,7 +181,9 @@ def discounted(probs: np.ndarray, best: np.ndarray, codes: Sequence[str], sharpn
     like = np.clip((top - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0, 1.0)
     like = np.where(np.isfinite(like), like, 0.0)
     out = np.array(probs, dtype=np.float64)
-    out[:, [NAMER_CLASSES.index(c) for c in codes]] *= np.exp(-sharpness * like * np.where(known, top - best, 0.0))
+    gap = np.zeros(best.shape, dtype=np.float64)
+    np.subtract(top, best, out=gap, where=known)  # (rows with no code known would give -inf - -inf)
+    out[:, [NAMER_CLASSES.index(c) for c in codes]] *= np.exp(-sharpness * like * gap)
     return out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
 
 
