@@ -270,11 +270,10 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
     """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
     code) and what found and named them (model files, backend).  The merge runs again at
     every replay."""
+    from cardref.vision import simulate
     from cardref.vision.detector import default_model_paths
     from cardref.vision.detector.namer import NAMER_STEM
     from cardref.vision.fingerprint import files_digest
-
-    from cardref.vision import simulate
 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
     files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
