@@ -281,6 +281,44 @@ def _pair_ratio(a: CornerDetection, b: CornerDetection) -> float:
     return math.hypot(bx - ax, by - ay) / math.sqrt(_size(a) * _size(b))
 
 
+def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ...], tol: float,
+                    settings: MergeSettings) -> bool:
+    """Two joker pairs that are opposite sides of one card (a joker with a ring in each
+    corner, paired along its sides: the held-out designs' jokers, not their numbered cards): their four centres make a rectangle
+    (the two cross diagonals halve each other and are as long, within ``tol`` pixels) of a
+    card's proportions."""
+    p = [_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1])]
+    for d1, d2 in (((0, 2), (1, 3)), ((0, 3), (1, 2))):
+        (x1, y1), (x3, y3) = p[d1[0]], p[d1[1]]
+        (x2, y2), (x4, y4) = p[d2[0]], p[d2[1]]
+        if math.hypot((x1 + x3 - x2 - x4) / 2, (y1 + y3 - y2 - y4) / 2) >= tol:
+            continue
+        if abs(math.hypot(x3 - x1, y3 - y1) - math.hypot(x4 - x2, y4 - y2)) >= tol:
+            continue
+        sides = sorted((math.hypot(x2 - x1, y2 - y1), math.hypot(x3 - x2, y3 - y2)))
+        if sides[0] > 0 and abs(math.log(sides[0] / sides[1] / settings.card_aspect)) < 0.3:
+            return True
+    return False
+
+
+def _square_corner(pair: tuple[CornerDetection, ...], lone: CornerDetection, settings: MergeSettings) -> bool:
+    """``lone`` is a third corner of the card whose side ``pair`` is: at a right angle (within
+    12 degrees) from one end of the pair, at a card's proportions to it (a four-mark design
+    paired along a side; the diagonal's corners are found by the spots above)."""
+    (ax, ay), (bx, by) = _centre(pair[0]), _centre(pair[1])
+    lx, ly = _centre(lone)
+    side = math.hypot(bx - ax, by - ay)
+    for (px, py), (qx, qy) in (((ax, ay), (bx, by)), ((bx, by), (ax, ay))):
+        leg = math.hypot(lx - px, ly - py)
+        if not side or not leg:
+            continue
+        cos = ((lx - px) * (qx - px) + (ly - py) * (qy - py)) / (leg * side)
+        if abs(cos) < math.sin(math.radians(12)) and min(abs(math.log(leg / side / r))
+                                                         for r in (settings.card_aspect, 1 / settings.card_aspect)) < 0.3:
+            return True
+    return False
+
+
 def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
                  ) -> list[tuple[CornerDetection, ...]]:
     """Join the groups of one card of a four-index design (indices in all four corners).
@@ -305,8 +343,9 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
             if j in used or b[0].card != a[0].card:
                 continue
             (cx, cy), (dx, dy) = _centre(b[0]), _centre(b[1])
-            if math.hypot((cx + dx) / 2 - mx, (cy + dy) / 2 - my) < tol * s \
-                    and abs(math.hypot(dx - cx, dy - cy) - length) < tol * s:
+            if (math.hypot((cx + dx) / 2 - mx, (cy + dy) / 2 - my) < tol * s
+                    and abs(math.hypot(dx - cx, dy - cy) - length) < tol * s) \
+                    or (a[0].card in JOKER_CODES and _opposite_sides(a, b, tol * s, settings)):
                 used.update((i, j))
                 out.append(a + b)
                 break
@@ -328,7 +367,8 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
             if k in taken or lone.card != pair[0].card or len(group) >= 4:
                 continue
             lx, ly = _centre(lone)
-            if any(math.hypot(lx - px, ly - py) < tol * s for px, py in spots):
+            if any(math.hypot(lx - px, ly - py) < tol * s for px, py in spots) \
+                    or (len(group) == 2 and lone.card in JOKER_CODES and _square_corner(pair, lone, settings)):
                 taken.add(k)
                 group = group + (lone,)
         out.append(group)

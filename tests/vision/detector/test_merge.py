@@ -260,3 +260,24 @@ def test_square_frame_geometry_constants_are_sane() -> None:
     s = MergeSettings()
     assert s.min_ratio < ratio < s.max_ratio
     assert abs(ratio - s.expected_ratio) < 0.3
+
+
+
+# One aisleriot-plastic joker lying sideways, a ring in each corner, as the finder boxed its
+# marks in frames of a simulated deal (the deal's "SJ" had come out as "SJ SJ").
+RINGS = {"tl": (287, 314, 297, 324), "tr": (344, 317, 354, 329), "bl": (284, 346, 294, 359), "br": (342, 351, 352, 363)}
+
+
+@pytest.mark.parametrize("hidden", [None, "tl", "tr", "bl", "br"])
+def test_a_joker_with_a_ring_in_each_corner_is_one_card(hidden) -> None:
+    """Three or four of its marks are one card, however the pairs were formed (along a side,
+    or a side and a lone mark at a right angle to it)."""
+    corners = [CornerDetection("SJ", 0.3, box) for k, box in RINGS.items() if k != hidden]
+    cards = merge_corners(corners)
+    assert [c.card for c in cards] == ["SJ"] and len(cards[0].corners) == len(corners)
+
+
+def test_two_ringed_jokers_one_above_the_other_stay_two() -> None:
+    below = {k: (b[0], b[1] + 60, b[2], b[3] + 60) for k, b in RINGS.items()}
+    corners = [CornerDetection("SJ", 0.3, box) for box in [*RINGS.values(), *below.values()]]
+    assert sorted(len(c.corners) for c in merge_corners(corners)) == [4, 4]
