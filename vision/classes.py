@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cardref.engine.cards import ALL_CARDS, parse_card
+from cardref.engine.cards import ALL_CARDS, JOKERS, parse_card
 
 #: Class id -> card code, e.g. ``CLASS_NAMES[0] == "AS"``, ``CLASS_NAMES[53] == "BJ"``.
 CLASS_NAMES: tuple[str, ...] = tuple(card.code for card in ALL_CARDS)
 #: Card code -> class id.
 CLASS_INDEX: Mapping[str, int] = {name: i for i, name in enumerate(CLASS_NAMES)}
 NUM_CLASSES: int = len(CLASS_NAMES)
+
+#: The two jokers' codes (small 小王, big 大王): cards without a rank or suit.
+JOKER_CODES: frozenset[str] = frozenset(card.code for card in JOKERS)
 
 #: Names other datasets use for things that are not card faces; they map to no class.
 NON_CARD_NAMES: frozenset[str] = frozenset({"BACK", "BACKS", "CARD_BACK"})

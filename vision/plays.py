@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from .classes import JOKER_CODES
 from .zones import Point, SeatLayout, TableCard, point_in_polygon
 
 
@@ -137,7 +138,7 @@ def _dist(a: Point, b: Point) -> float:
 
 
 def _rank(code: str) -> str:
-    return "joker" if code in ("SJ", "BJ") else code[:-1]
+    return "joker" if code in JOKER_CODES else code[:-1]
 
 
 def _suit_misread(code: str, points: Sequence[Point], tr: Track, near_mm: float) -> bool:
@@ -398,7 +399,8 @@ class ZoneTracker:
             return []
         # a "new" card lying whole on a reported card of its rank is that card misread
         down = [tr for tr in self.tracks if tr.committed]
-        misread = {tr.id for tr in cands if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm) for o in down)}
+        misread = {tr.id for tr in cands
+                   if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm) for o in down)}
         if misread:
             self.tracks = [tr for tr in self.tracks if tr.id not in misread]
             cands = [tr for tr in cands if tr.id not in misread]

@@ -70,9 +70,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from ..classes import JOKER_CODES
 from ..types import CardDetection, CornerDetection
-
-JOKER_CODES = frozenset({"SJ", "BJ"})
 
 
 @dataclass(frozen=True)
@@ -284,9 +283,9 @@ def _pair_ratio(a: CornerDetection, b: CornerDetection) -> float:
 def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ...], tol: float,
                     settings: MergeSettings) -> bool:
     """Two joker pairs that are opposite sides of one card (a joker with a ring in each
-    corner, paired along its sides: the held-out designs' jokers, not their numbered cards): their four centres make a rectangle
-    (the two cross diagonals halve each other and are as long, within ``tol`` pixels) of a
-    card's proportions."""
+    corner, aisleriot-plastic's, paired along its sides): their four centres make a
+    rectangle (the two cross diagonals halve each other and are as long, within ``tol``
+    pixels) of a card's proportions."""
     p = [_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1])]
     for d1, d2 in (((0, 2), (1, 3)), ((0, 3), (1, 2))):
         (x1, y1), (x3, y3) = p[d1[0]], p[d1[1]]
@@ -302,9 +301,10 @@ def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ..
 
 
 def _square_corner(pair: tuple[CornerDetection, ...], lone: CornerDetection, settings: MergeSettings) -> bool:
-    """``lone`` is a third corner of the card whose side ``pair`` is: at a right angle (within
-    12 degrees) from one end of the pair, at a card's proportions to it (a four-mark design
-    paired along a side; the diagonal's corners are found by the spots above)."""
+    """``lone`` is a third mark of the joker whose side ``pair`` is: at a right angle (within
+    12 degrees) from one end of the pair, at a card's proportions to it (a ringed joker
+    paired along a side; a pair along the diagonal finds its corners by the spots of
+    :func:`_four_index`)."""
     (ax, ay), (bx, by) = _centre(pair[0]), _centre(pair[1])
     lx, ly = _centre(lone)
     side = math.hypot(bx - ax, by - ay)
