@@ -141,7 +141,12 @@ class CornerNamer:
             except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
                 raise ModelFileError(path, f"OpenVINO cannot load the corner namer ({exc})") from exc
             outputs = compiled.outputs
-            return (lambda blob: [compiled(blob)[o] for o in outputs]), len(outputs) > 1
+
+            def run(blob: np.ndarray) -> list[np.ndarray]:
+                result = compiled(blob)  # one inference for all outputs
+                return [result[o] for o in outputs]
+
+            return run, len(outputs) > 1
         try:
             import onnxruntime as ort
         except ImportError as exc:
