@@ -255,3 +255,29 @@ def test_detector_looks_at_each_scale_and_maps_boxes_back() -> None:
     assert len(corners) == 1 and corners[0].box == pytest.approx((40, 40, 60, 70), abs=1.0)
     with pytest.raises(DetectorError, match="scales"):
         load_detector(scales=(1.5,))
+
+
+def test_one_reading_is_one_inference_for_all_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped namer has two outputs (logits and features); reading patches runs the
+    model once, not once per output (it did: the namer cost twice its time every frame)."""
+    ov = pytest.importorskip("openvino")
+    from cardref.vision.detector import models_dir
+    from cardref.vision.detector.namer import NAMER_STEM
+
+    calls = []
+
+    class Counting:
+        def __init__(self, compiled) -> None:  # noqa: ANN001
+            self.compiled = compiled
+            self.outputs = compiled.outputs
+
+        def __call__(self, blob):  # noqa: ANN001, ANN204
+            calls.append(len(blob))
+            return self.compiled(blob)
+
+    real = ov.Core.compile_model
+    monkeypatch.setattr(ov.Core, "compile_model", lambda self, *a, **k: Counting(real(self, *a, **k)))
+    namer = CornerNamer(models_dir() / f"{NAMER_STEM}.onnx")
+    assert namer.has_features
+    probs, feats = namer.read([crop_corner(_frame(), b) for b in (RED, BLUE, GREY)])
+    assert len(calls) == 1 and probs.shape[0] == feats.shape[0] == 3
