@@ -136,7 +136,6 @@ class DeckProfile:
         best = np.stack([sims[:, self._cols[c]].max(axis=1) for c in codes], axis=1)
         return discounted(probs, best, codes, self.sharpness).astype(np.float32)
 
-
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:
         """Write the profile (``.npz``: the prototypes and a JSON header); returns the path."""
