@@ -227,25 +227,44 @@ def predict(model, images: list[Path], imgsz: int, conf: float, iou: float = 0.6
     return out
 
 
-def _cards(corners: list[CornerDetection]) -> Counter:
+def load_suit_reader(path: Path | None):  # noqa: ANN201 - a SuitReader or None
+    """The suit reader at ``path`` (``None``: none)."""
+    if path is None:
+        return None
+    from cardref.vision.detector.body import SuitReader
+
+    return SuitReader(path)
+
+
+def _cards(corners: list[CornerDetection], frame=None, suits=None) -> Counter:  # noqa: ANN001
+    """The merged cards' codes; with a suit reader and the image, suits read from the faces too."""
     from cardref.vision.detector.merge import merge_corners
 
-    return Counter(c.card for c in merge_corners(corners))
+    cards = merge_corners(corners)
+    if suits is not None and frame is not None:
+        cards = suits.reconsider(frame, cards)
+    return Counter(c.card for c in cards)
 
 
 def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDetection]],
-                  truth_cards: list[Counter], imgsz: int, conf: float | None, namer=None) -> dict:  # noqa: ANN001
-    """``conf=None`` picks the threshold of best card F1 from the sweep (reported as such)."""
+                  truth_cards: list[Counter], imgsz: int, conf: float | None, namer=None,  # noqa: ANN001
+                  suits=None) -> dict:  # noqa: ANN001
+    """``conf=None`` picks the threshold of best card F1 from the sweep (reported as such);
+    ``suits``: a suit reader that reads again the suit of each card seen by two indices."""
+    import cv2
+
     sweep = sorted({0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6} | ({conf} if conf is not None else set()))
     raw = predict(model, images, imgsz, min(sweep), namer=namer)
+    frames = [cv2.imread(str(p)) for p in images] if suits is not None else [None] * len(images)
     f1_by_conf = {}
     for c in sweep:
         kept = [[d for d in p if d.conf >= c] for p in raw]
-        f1_by_conf[str(c)] = multiset_f1([_cards(p) for p in kept], truth_cards)["f1"]
+        f1_by_conf[str(c)] = multiset_f1([_cards(p, f, suits) for p, f in zip(kept, frames, strict=True)],
+                                         truth_cards)["f1"]
     if conf is None:
         conf = float(max(f1_by_conf, key=lambda k: (f1_by_conf[k], float(k))))
     preds = [[d for d in p if d.conf >= conf] for p in raw]
-    pred_cards = [_cards(p) for p in preds]
+    pred_cards = [_cards(p, f, suits) for p, f in zip(preds, frames, strict=True)]
     corner_pred = [Counter(c.card for c in p) for p in preds]
     corner_true = [Counter(c.card for c in t) for t in truth_corners]
     matches: list[tuple[str, str | None]] = []
@@ -263,6 +282,7 @@ def _evaluate_set(model, images: list[Path], truth_corners: list[list[CornerDete
         "confusion": format_confusion(conf_m),
         "imgsz": imgsz, "conf": conf,
         "card_f1_by_conf": f1_by_conf,
+        "suit_reader": suits is not None,
     }
 
 
@@ -276,7 +296,8 @@ def _map(model, data_yaml: Path, imgsz: int) -> dict:
 
 
 def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: float | None = None,
-                       limit: int | None = None, with_map: bool = True, namer: Path | None = None) -> dict:
+                       limit: int | None = None, with_map: bool = True, namer: Path | None = None,
+                       suit_reader: Path | None = None) -> dict:
     os.environ["YOLO_OFFLINE"] = "1"
     from ultralytics import YOLO
 
@@ -291,7 +312,8 @@ def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: fl
         h, w = cv2.imread(str(p)).shape[:2]
         truth_corners.append(read_yolo_labels(data_dir / "labels" / "val" / (p.stem + ".txt"), w, h))
     truth_cards = [Counter(r["cards"]) for r in recs]
-    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer))
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer),
+                        load_suit_reader(suit_reader))
     if with_map:
         res.update(_map(model, data_dir / "data.yaml", imgsz))
     return res
@@ -299,7 +321,7 @@ def evaluate_synthetic(weights: Path, data_dir: Path, imgsz: int = 320, conf: fl
 
 def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, src: Path = REAL_CARDS,
                   limit: int | None = None, with_map: bool = True, namer: Path | None = None,
-                  held_out_only: bool = True) -> dict:
+                  held_out_only: bool = True, suit_reader: Path | None = None) -> dict:
     """Figures on the real photos: by default only those never used to tune (real_cards_split)."""
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2
@@ -315,7 +337,8 @@ def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, sr
         h, w = cv2.imread(str(p)).shape[:2]
         truth_corners.append(read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h))
     truth_cards = [_cards(t) for t in truth_corners]
-    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer))
+    res = _evaluate_set(model, images, truth_corners, truth_cards, imgsz, conf, load_namer(namer),
+                        load_suit_reader(suit_reader))
     if with_map:
         if held_out_only:
             y = _held_out_yaml(root, images)

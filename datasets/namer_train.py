@@ -189,7 +189,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     # machine changes during a run), after a short warm-up
     t_train = time.time()
     deadline = t_train if export_only else t0 + budget_min * 60
-    steps_per_epoch = len(y_train) // batch
+    steps_per_epoch = -(-len(y_train) // batch)  # the last batch may be short (a tiny set still trains)
     rng = np.random.default_rng(seed + epoch)
     first_step = step
     loss = torch.tensor(float("nan"))

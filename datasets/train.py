@@ -203,6 +203,25 @@ def _namer_lines(namer: dict | None) -> list[str]:
     return lines
 
 
+def _suit_reader_lines(reader: dict | None) -> list[str]:
+    if not reader:
+        return []
+    return ["## Suit reader", "",
+            f"- Model: {reader.get('model')}; `{reader.get('weights')}` ({reader.get('weights_bytes', 0) / 1e6:.2f} MB),"
+            f" suits {' '.join(reader.get('suits', []))}; its PyTorch weights are not shipped (the 20 MB budget):"
+            " training writes them beside the ONNX (`--out`), and `--init` continues from them",
+            "- Reads the suit again from the face of every card seen by two indices (`vision/detector/body.py`):"
+            " the patch between the two index centres, turned along them; the card's suit is chosen among"
+            " the suits its indices found plausible, weighed by the face's reading",
+            f"- Trained {reader.get('epochs')} epochs ({reader.get('steps')} steps of {reader.get('batch')}) in"
+            f" {reader.get('train_time_s')} s on {reader.get('train_patches')} face patches from the scenes of"
+            f" {', '.join(reader.get('scenes', []))}"
+            + (f" + {reader['real_tune_images']} real tuning photos x{reader.get('real_repeat')}"
+               if reader.get("real_tune_images") else ""),
+            "- Suit accuracy on held-out sets (true index centres; 'sure': the reader's best suit >= 0.9): "
+            + "; ".join(f"{k}: {json.dumps(v)}" for k, v in reader.get("held_out", {}).items()), ""]
+
+
 def _scene_settings(cfg: dict) -> str:
     keys = ("card_px", "large_share", "max_tilt_deg", "dark_deck_p", "defocus", "motion", "soften", "jpeg")
     return ", ".join(f"{k} {cfg[k]}" for k in keys if k in cfg)
@@ -258,6 +277,7 @@ def write_readme(card: dict, path: Path) -> None:
           if tr.get("config") else []),
         "",
         *_namer_lines(card.get("namer")),
+        *_suit_reader_lines(card.get("suit_reader")),
         "## Metrics",
         "",
     ]

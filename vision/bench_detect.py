@@ -216,7 +216,7 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
         tp = n_pred = n_true = found = right = total = 0
         for frame, want, corners in zip(frames, truth_cards, truth_corners, strict=True):
             got_corners = det.detect_corners(frame)
-            got = Counter(c.card for c in det.merge_cards(got_corners))
+            got = Counter(c.card for c in det.merge_cards(got_corners, frame))
             tp += sum((got & want).values())
             n_pred += sum(got.values())
             n_true += sum(want.values())

@@ -324,7 +324,7 @@ class ReplayDetector:
         if index not in self.frames:
             self.frames[index] = self.detector.detect_corners(frame_bgr)
             self.added += 1
-        return self.detector.merge_cards(self.frames[index])
+        return self.detector.merge_cards(self.frames[index], frame_bgr)
 
     def save(self) -> None:
         if not self.added:

@@ -27,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         " card F1 on the first synthetic set, then used for every other set)")
     p.add_argument("--namer", default="models/corner-namer.onnx",
                    help="corner namer that names the boxes (needed by a class-agnostic detector; '' for none)")
+    p.add_argument("--suit-reader", default="models/suit-reader.onnx",
+                   help="suit reader that reads again the suit of each card seen by two indices, from its face "
+                        "('' for none; goes with --namer)")
     p.add_argument("--all-real", action="store_true",
                    help="score every real photo, also those the models were tuned on (default: held-out ones)")
     p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
@@ -57,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardref eval-detector: no corner namer at {namer} (pass --namer '' to evaluate without)",
               file=sys.stderr)
         return 2
+    suit_reader = Path(args.suit_reader) if args.suit_reader and namer is not None else None
+    if suit_reader is not None and not suit_reader.is_file():
+        print(f"cardref eval-detector: no suit reader at {suit_reader} (pass --suit-reader '' to evaluate without)",
+              file=sys.stderr)
+        return 2
     results: dict[str, dict] = {}
     for spec in args.data:
         folder, _, size = spec.partition("@")
@@ -66,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         imgsz = int(size) if size else args.imgsz
         res = evaluate_synthetic(weights, data, imgsz=imgsz, conf=args.conf, limit=args.limit,
-                                 with_map=not args.no_map, namer=namer)
+                                 with_map=not args.no_map, namer=namer, suit_reader=suit_reader)
         if args.conf is None:
             args.conf = res["conf"]  # chosen on held-out synthetic designs, then fixed
         name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
@@ -79,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         for size in args.real_imgsz:
             res = evaluate_real(weights, imgsz=size, conf=args.conf, src=real, limit=args.limit,
-                                with_map=not args.no_map, namer=namer, held_out_only=not args.all_real)
+                                with_map=not args.no_map, namer=namer, held_out_only=not args.all_real,
+                                suit_reader=suit_reader)
             name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)

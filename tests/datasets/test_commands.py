@@ -103,3 +103,38 @@ def test_namer_patch_cache_is_keyed_by_content(tmp_path, monkeypatch):
     a.write_bytes(b"regenerated")
     namer_train._cached("train-x", [a], 0, 1, 1)
     assert len(calls) == 3
+
+
+def test_train_suit_reader_checks_its_arguments(tmp_path, capsys):
+    assert main(["train-suit-reader", "--data", str(tmp_path / "missing"), "--budget-min", "1"]) == 2
+    assert "no meta/train.jsonl" in capsys.readouterr().err
+    assert main(["train-suit-reader", "--data", str(tmp_path), "--budget-min", "0"]) == 2
+    assert "--budget-min must be > 0" in capsys.readouterr().err
+
+
+def test_train_suit_reader_trains_resumes_and_exports(small_library, tmp_path, monkeypatch):
+    """A few seconds of training on a tiny generated set: checkpoint, resume, ONNX + card entry."""
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("torch")
+    from cardref.datasets import body_train
+    from cardref.vision.detector.body import BODY_SIZE, SuitReader
+
+    monkeypatch.setattr(body_train, "RUNS_DIR", tmp_path / "runs")
+    monkeypatch.setattr(body_train, "CACHE_DIR", tmp_path / "cache")
+    data = tmp_path / "ds"
+    for split in ("train", "val"):
+        assert main(["gen-data", "--out", str(data), "--n", "3", "--seed", "1", "--split", split, "--no-progress"]) == 0
+    out = tmp_path / "models"
+    out.mkdir()
+    args = ["train-suit-reader", "--data", str(data), "--no-real", "--name", "t", "--out", str(out), "--batch", "16"]
+    assert main([*args, "--budget-min", "0.05"]) == 0
+    first = json.loads((out / "model-card.json").read_text())["suit_reader"]
+    assert (tmp_path / "runs" / "t" / "last.pt").is_file() and first["epochs"] >= 1
+    assert main([*args, "--budget-min", "0.05", "--resume"]) == 0
+    second = json.loads((out / "model-card.json").read_text())["suit_reader"]
+    assert second["epochs"] > first["epochs"] and second["steps"] > first["steps"]
+    assert main([*args, "--budget-min", "0.05", "--name", "t2", "--init", str(out / "suit-reader.pt")]) == 0
+    reader = SuitReader(out / "suit-reader.onnx")
+    assert reader.probabilities(np.zeros((2, BODY_SIZE, BODY_SIZE, 3), np.uint8)).shape == (2, 4)

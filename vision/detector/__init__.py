@@ -34,13 +34,14 @@ from .backends import (
     OpenVinoBackend,
     TorchBackend,
 )
+from .body import BODY_STEM, SuitReader
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
 from .namer import NAMER_STEM, CornerNamer
 
 __all__ = [
-    "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "DetectorError", "ModelFileError", "BackendUnavailableError",
+    "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "SuitReader", "DetectorError", "ModelFileError", "BackendUnavailableError",
     "MergeSettings", "available_backends", "default_model_paths", "load_detector", "merge_corners",
 ]
 
@@ -117,6 +118,8 @@ class Detector:
     #: :data:`PHOTO_SCALES` adds a half-size look for close-up photos, whose indices are larger
     #: than a webcam's.
     scales: tuple[float, ...] = (1.0,)
+    #: Reads the suit again from the face of each card seen by two indices (:mod:`.body`).
+    suits: SuitReader | None = None
 
     @property
     def name(self) -> str:
@@ -148,8 +151,13 @@ class Detector:
                                  "the corner namer model is missing", "train one with `cardref train-namer`")
         return corners
 
-    def merge_cards(self, corners: list[CornerDetection]) -> list[CardDetection]:
-        return merge_corners(corners, self.merge)
+    def merge_cards(self, corners: list[CornerDetection], frame_bgr: np.ndarray | None = None) -> list[CardDetection]:
+        """The named corners merged into cards; with the frame they came from, each card seen
+        by two indices also has its suit read from its face (the suit reader, when loaded)."""
+        cards = merge_corners(corners, self.merge)
+        if self.suits is not None and frame_bgr is not None:
+            cards = self.suits.reconsider(frame_bgr, cards)
+        return cards
 
     def use_deck(self, deck) -> None:  # noqa: ANN001 - a deck.DeckProfile or None
         """Name corners with an enrolled deck's profile (:mod:`.deck`); ``None`` drops it."""
@@ -161,7 +169,7 @@ class Detector:
         self.namer.use_deck(deck)
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
-        return merge_corners(self.detect_corners(frame_bgr), self.merge)
+        return self.merge_cards(self.detect_corners(frame_bgr), frame_bgr)
 
 
 #: Scales for still photos (``cardref detect``): the frame as it is and at half size.  On
@@ -196,7 +204,7 @@ def _build(backend: str, path: Path, conf: float, iou: float, imgsz: int | None,
 def load_detector(backend: str = "auto", model: str | Path | None = None, conf: float = DEFAULT_CONF,
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
                   merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True,
-                  scales: tuple[float, ...] = (1.0,)) -> Detector:
+                  scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -208,6 +216,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     ``namer``: ``True`` gives a class-agnostic detector the shipped corner namer (a missing
     namer file raises :class:`ModelFileError`), a path puts that namer behind any detector,
     ``False`` runs the detector alone.  ``scales``: see :attr:`Detector.scales` (each in 0..1].
+    ``suit_reader``: ``True`` adds the shipped suit reader behind the corner namer (a missing
+    file raises :class:`ModelFileError`), a path that reader, ``False`` none.
     """
     if not scales or any(not 0 < s <= 1 for s in scales):
         raise DetectorError(f"detector scales must lie in (0, 1], not {scales!r}")
@@ -226,7 +236,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
         for path in paths:
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
-                return Detector(found, merge, _load_namer(namer, found, threads, conf), tuple(scales))
+                namer_ = _load_namer(namer, found, threads, conf)
+                return Detector(found, merge, namer_, tuple(scales), _load_suit_reader(suit_reader, namer_, threads))
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
@@ -251,3 +262,13 @@ def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int 
     if namer is True:
         return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads, min_conf=conf)
     return CornerNamer(Path(namer), threads=threads, min_conf=conf)
+
+
+def _load_suit_reader(reader: str | Path | bool, namer: CornerNamer | None, threads: int | None) -> SuitReader | None:
+    """``True``: the shipped suit reader, behind a corner namer only (it weighs the namer's
+    readings); a path: that reader; ``False``: none."""
+    if reader is False or (reader is True and namer is None):
+        return None
+    if reader is True:
+        return SuitReader(models_dir() / f"{BODY_STEM}.onnx", threads=threads)
+    return SuitReader(Path(reader), threads=threads)

@@ -83,6 +83,54 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads: int | None = None):  # noqa: ANN201
+    """Load a patch classifier exported to ONNX with its class list in the metadata (the corner
+    namer, the suit reader): OpenVINO when installed (about twice as fast here: bf16 on CPUs
+    that have it), else ONNX Runtime.  Returns a function giving the model's outputs for a
+    blob, and whether the model has more than one output (the namer's features)."""
+    from .backends import default_threads, read_onnx_metadata
+
+    try:
+        meta = read_onnx_metadata(path)
+    except ModelFileError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the runtimes raise their own types for a bad file
+        raise ModelFileError(path, f"not a readable ONNX model ({exc.__class__.__name__})") from exc
+    _check_classes(meta, path, tuple(classes), what)
+    threads = threads or default_threads()
+    try:
+        import openvino as ov
+    except ImportError:
+        ov = None
+    if ov is not None:
+        try:
+            compiled = ov.Core().compile_model(str(path), "CPU", {"INFERENCE_NUM_THREADS": threads,
+                                                                  "PERFORMANCE_HINT": "LATENCY"})
+        except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
+            raise ModelFileError(path, f"OpenVINO cannot load the {what} ({exc})") from exc
+        outputs = compiled.outputs
+
+        def run(blob: np.ndarray) -> list[np.ndarray]:
+            result = compiled(blob)  # one inference for all outputs
+            return [result[o] for o in outputs]
+
+        return run, len(outputs) > 1
+    try:
+        import onnxruntime as ort
+    except ImportError as exc:
+        raise BackendUnavailableError(what, "neither openvino nor onnxruntime is installed") from exc
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+        raise ModelFileError(path, f"ONNX Runtime cannot load the {what} ({exc})") from exc
+    name = sess.get_inputs()[0].name
+    return (lambda blob: sess.run(None, {name: blob})), len(sess.get_outputs()) > 1
+
+
 class CornerNamer:
     """Names corner boxes: ``name(frame, corners)`` returns them with card codes (or drops them).
 
@@ -103,7 +151,7 @@ class CornerNamer:
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
         self.model_path = path
         self.min_prob = min_prob
-        self._run, self.has_features = self._load(path, threads)
+        self._run, self.has_features = load_onnx_classifier(path, NAMER_CLASSES, "corner namer", threads)
         #: a :class:`~.deck.DeckProfile` the readings are weighed against (``use_deck``)
         self.deck = None
         self._sha1: str | None = None
@@ -114,53 +162,6 @@ class CornerNamer:
         if self._sha1 is None:
             self._sha1 = hashlib.sha1(self.model_path.read_bytes()).hexdigest()[:16]
         return self._sha1
-
-    @staticmethod
-    def _load(path: Path, threads: int | None):  # noqa: ANN205 - returns a closure over the runtime
-        """OpenVINO when installed (about twice as fast here: bf16 on CPUs that have it), else ONNX
-        Runtime.  Returns a function giving the model's outputs (logits, and features when the
-        model has them) and whether it has them."""
-        from .backends import default_threads, read_onnx_metadata
-
-        try:
-            meta = read_onnx_metadata(path)
-        except ModelFileError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the runtimes raise their own types for a bad file
-            raise ModelFileError(path, f"not a readable ONNX model ({exc.__class__.__name__})") from exc
-        _check_classes(meta, path)
-        threads = threads or default_threads()
-        try:
-            import openvino as ov
-        except ImportError:
-            ov = None
-        if ov is not None:
-            try:
-                compiled = ov.Core().compile_model(str(path), "CPU", {"INFERENCE_NUM_THREADS": threads,
-                                                                      "PERFORMANCE_HINT": "LATENCY"})
-            except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
-                raise ModelFileError(path, f"OpenVINO cannot load the corner namer ({exc})") from exc
-            outputs = compiled.outputs
-
-            def run(blob: np.ndarray) -> list[np.ndarray]:
-                result = compiled(blob)  # one inference for all outputs
-                return [result[o] for o in outputs]
-
-            return run, len(outputs) > 1
-        try:
-            import onnxruntime as ort
-        except ImportError as exc:
-            raise BackendUnavailableError("namer", "neither openvino nor onnxruntime is installed") from exc
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
-            raise ModelFileError(path, f"ONNX Runtime cannot load the corner namer ({exc})") from exc
-        name = sess.get_inputs()[0].name
-        return (lambda blob: sess.run(None, {name: blob})), len(sess.get_outputs()) > 1
 
     def read(self, patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`, and their
@@ -246,13 +247,15 @@ class CornerNamer:
         return out
 
 
-def _check_classes(meta: dict[str, str], path: Path) -> None:
+def _check_classes(meta: dict[str, str], path: Path, expected: tuple[str, ...] = NAMER_CLASSES,
+                   what: str = "corner namer") -> None:
     raw = meta.get("classes")
     if raw is None:
         return
     try:
         classes = tuple(json.loads(raw))
     except ValueError as exc:
-        raise ModelFileError(path, "unreadable class list in the corner namer metadata") from exc
-    if classes != NAMER_CLASSES:
-        raise ModelFileError(path, "the corner namer was trained on another class list than vision/classes.py")
+        raise ModelFileError(path, f"unreadable class list in the {what} metadata") from exc
+    if classes != expected:
+        raise ModelFileError(path, f"the {what} was trained on another class list ({', '.join(classes[:6])}...) "
+                             f"than this version expects")

@@ -1,0 +1,344 @@
+"""Train the suit reader (:mod:`cardref.vision.detector.body`) and ship it as ONNX.
+
+Data: the synthetic scenes (``datasets/out/<name>``, written by ``cardref generate``),
+whose labels say which corner indices belong to one physical card (``meta/<split>.jsonl``,
+``card_id``).  Every card with two labelled indices or more gives face patches cut by
+:func:`~cardref.vision.detector.body.body_patch` between its two farthest index centres,
+exactly as at run time, once from the true centres and once from centres moved the way a
+detector's boxes miss; its label is the card's suit (jokers are left out).  Cards half
+hidden under others are kept: the reader must learn when a face says little.  Validation:
+the scenes of the held-out designs (``val``).  The weights with the best held-out accuracy
+are exported to ``models/suit-reader.onnx`` with the suit list in the metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from cardref.vision.classes import JOKER_CODES
+from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch
+
+from .namer_data import label_file_for, read_boxes
+from .namer_train import CACHE_DIR, MODELS_DIR
+from .namer_train import RUNS_DIR as NAMER_RUNS
+
+RUNS_DIR = NAMER_RUNS.parent / "suit-reader"
+#: Largest move of a jittered index centre, in index sizes.
+CENTRE_JITTER = 0.25
+
+
+def build_net():  # noqa: ANN201 - torch is imported lazily
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24), nn.MaxPool2d(2),                          # 20
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),         # 10
+        *block(48, 96), nn.MaxPool2d(2),                         # 5
+        *block(96, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Dropout(0.2), nn.Linear(128, len(SUITS)),
+    )
+
+
+def card_pairs(meta_row: dict, boxes: list[tuple[int, tuple[float, ...]]]) -> list[tuple[str, tuple, tuple, float]]:
+    """``(code, box_a, box_b, visible)`` of every card of one image with two labelled indices or
+    more: its two indices farthest apart."""
+    by_card: dict[int, list[int]] = {}
+    labels = meta_row["labels"]
+    if len(labels) != len(boxes):
+        raise ValueError(f"{meta_row['image']}: {len(labels)} labels in the meta, {len(boxes)} in the label file")
+    for i, lab in enumerate(labels):
+        by_card.setdefault(int(lab["card_id"]), []).append(i)
+    out = []
+    for idx in by_card.values():
+        code = labels[idx[0]]["card"]
+        if len(idx) < 2 or code in JOKER_CODES:
+            continue
+        best, pair = -1.0, None
+        for i in idx:
+            for j in idx:
+                if i < j:
+                    d = math.dist(_centre(boxes[i][1]), _centre(boxes[j][1]))
+                    if d > best:
+                        best, pair = d, (boxes[i][1], boxes[j][1])
+        vis = min(float(labels[i].get("visible", 1.0)) for i in idx)
+        out.append((code, pair[0], pair[1], vis))
+    return out
+
+
+def _centre(b: tuple[float, ...]) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+def _moved(b: tuple[float, ...], rng: np.random.Generator) -> tuple[float, float]:
+    size = max(b[2] - b[0], b[3] - b[1])
+    cx, cy = _centre(b)
+    return (cx + rng.uniform(-CENTRE_JITTER, CENTRE_JITTER) * size, cy + rng.uniform(-CENTRE_JITTER, CENTRE_JITTER) * size)
+
+
+def patches_from_scenes(root: Path, split: str, seed: int = 0, copies: int = 2,
+                        progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``(n, BODY_SIZE, BODY_SIZE, 3)`` uint8 face patches and ``(n,)`` suit ids from a scene folder."""
+    rng = np.random.default_rng(seed)
+    rows = [json.loads(line) for line in (root / "meta" / f"{split}.jsonl").read_text().splitlines() if line.strip()]
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    it = rows
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(rows, desc=f"faces {root.name}/{split}", unit="img")
+    for row in it:
+        img_path = root / "images" / split / row["image"]
+        img = cv2.imread(str(img_path))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        boxes = read_boxes(label_file_for(img_path), w, h)
+        for code, a, b, _vis in card_pairs(row, boxes):
+            for k in range(copies):
+                pa, pb = (_centre(a), _centre(b)) if k == 0 else (_moved(a, rng), _moved(b, rng))
+                if rng.random() < 0.5:
+                    pa, pb = pb, pa
+                patch = body_patch(img, pa, pb)
+                if patch is not None:
+                    xs.append(patch)
+                    ys.append(SUITS.index(code[-1]))
+    if not xs:
+        return np.zeros((0, BODY_SIZE, BODY_SIZE, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.asarray(ys, dtype=np.int64)
+
+
+def patches_from_photos(images: list[Path], seed: int = 0, copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Face patches and suit ids from labelled photos without card ids (the real-cards set):
+    the labelled indices are merged into cards the way the product merges found ones
+    (:func:`~cardref.vision.detector.merge.merge_corners`), and each card with two indices
+    or more gives patches as in :func:`patches_from_scenes`."""
+    from cardref.vision.detector.merge import merge_corners
+
+    from .evaluate import read_yolo_labels
+
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for img_path in images:
+        img = cv2.imread(str(img_path))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        for card in merge_corners(read_yolo_labels(label_file_for(img_path), w, h)):
+            if len(card.corners) < 2 or card.card in JOKER_CODES:
+                continue
+            pair = max(((a, b) for i, a in enumerate(card.corners) for b in card.corners[i + 1:]),
+                       key=lambda ab: math.dist(_centre(ab[0].box), _centre(ab[1].box)))
+            for k in range(copies):
+                a, b = pair[0].box, pair[1].box
+                pa, pb = (_centre(a), _centre(b)) if k == 0 else (_moved(a, rng), _moved(b, rng))
+                patch = body_patch(img, pa, pb)
+                if patch is not None:
+                    xs.append(patch)
+                    ys.append(SUITS.index(card.card[-1]))
+    if not xs:
+        return np.zeros((0, BODY_SIZE, BODY_SIZE, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.asarray(ys, dtype=np.int64)
+
+
+def _cached(root: Path, split: str, seed: int, copies: int) -> tuple[np.ndarray, np.ndarray]:
+    from cardref.vision.fingerprint import files_digest
+
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    meta = root / "meta" / f"{split}.jsonl"
+    f = CACHE_DIR / f"faces-{root.name}-{split}-{files_digest([meta])}-{seed}-{copies}-{BODY_SIZE}.npz"
+    if f.exists():
+        d = np.load(f)
+        return d["x"], d["y"]
+    x, y = patches_from_scenes(root, split, seed, copies)
+    np.savez(f, x=x, y=y)
+    return x, y
+
+
+def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
+    """Light, contrast, colour cast, a few grey or inverted patches, blur and noise (the scenes
+    already vary all of these; colour stays meaningful: red suits against black)."""
+    import torch
+
+    n = x.shape[0]
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
+    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
+    x = ((x - mean) * contrast + mean) * gain * cast + bias
+    grey = torch.rand(n, generator=gen) < 0.1
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    blur = torch.rand(n, generator=gen) < 0.25
+    if blur.any():
+        kern = torch.tensor([1.0, 2.0, 1.0])
+        kern = (kern[:, None] * kern[None, :] / 16).expand(3, 1, 3, 3)
+        x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
+                                             kern, groups=3)
+    half = torch.rand(n, generator=gen) < 0.5
+    x[half] = torch.rot90(x[half], 2, dims=(2, 3))
+    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03)
+    return x.clamp(0, 1)
+
+
+def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # noqa: ANN001
+    """Share of patches whose likeliest suit (over the patch and its half turn, as at run time) is right."""
+    import torch
+    from cardref.vision.detector.namer import patches_blob
+
+    net.eval()
+    probs = []
+    with torch.inference_mode():
+        for i in range(0, len(x), batch):
+            b = torch.from_numpy(patches_blob(x[i:i + batch]))
+            p = torch.softmax(net(b), 1) + torch.softmax(net(torch.rot90(b, 2, dims=(2, 3))), 1)
+            probs.append(p.numpy() / 2)
+    p = np.concatenate(probs) if probs else np.zeros((0, len(SUITS)))
+    pred = p.argmax(1)
+    sure = p.max(1) >= 0.9
+    return {"n": int(len(y)), "accuracy": round(float((pred == y).mean()), 4) if len(y) else None,
+            "sure_share": round(float(sure.mean()), 4) if len(y) else None,
+            "accuracy_when_sure": round(float((pred[sure] == y[sure]).mean()), 4) if sure.any() else None}
+
+
+def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, lr: float = 3e-3, threads: int = 2,
+                      models_dir: Path = MODELS_DIR, seed: int = 0, name: str = "suits", resume: bool = False,
+                      with_real: bool = True, real_repeat: int = 4, init: str | Path | None = None) -> dict:
+    """Train within ``budget_min`` minutes on the ``train`` split of ``scenes`` (and, ``with_real``,
+    the real-cards tuning photos ``real_repeat`` times), validate on the first folder's ``val``
+    split (held-out designs) and the held-out real photos; export the weights best on the
+    held-out designs and write the model card's ``suit_reader`` entry.  ``resume`` carries on
+    the run ``name`` from its checkpoint (``runs/suit-reader/<name>/last.pt``, written after
+    every epoch); ``init`` starts from other weights (e.g. the shipped ``models/suit-reader.pt``).
+    Returns the entry."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    t0 = time.time()
+    parts = [_cached(s, "train", seed, 2) for s in scenes]
+    sets = {"synthetic held-out designs": _cached(scenes[0], "val", seed + 1, 1)}
+    real_info: dict = {}
+    if with_real:
+        from .evaluate import mapped_real_cards, real_cards_split
+
+        try:
+            mapped_real_cards()
+            tune, held = real_cards_split()
+        except (FileNotFoundError, OSError):
+            tune, held = [], []
+        if held:
+            sets["real photos held out"] = patches_from_photos(held, seed + 2, 1)
+        if tune:
+            rx, ry = patches_from_photos(tune, seed + 3, 3)
+            parts += [(rx, ry)] * real_repeat
+            real_info = {"real_tune_images": len(tune), "real_tune_patches": int(len(ry)), "real_repeat": real_repeat}
+    x_train = np.concatenate([p[0] for p in parts])
+    y_train = np.concatenate([p[1] for p in parts])
+    print(f"suit reader: {len(y_train)} training patches; " +
+          ", ".join(f"{k}: {len(v[1])}" for k, v in sets.items()), flush=True)
+    from cardref.vision.detector.namer import patches_blob
+
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    t_train = time.time()
+    deadline = t0 + budget_min * 60
+    best, best_state, history, step, epoch, spent = -1.0, None, [], 0, 0, 0.0
+    ckpt = RUNS_DIR / name / "last.pt"
+    if init and not resume:
+        if not Path(init).is_file():
+            raise FileNotFoundError(f"no suit reader weights at {init}")
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["net"])
+    if resume:
+        if not ckpt.is_file():
+            raise FileNotFoundError(f"no suit reader checkpoint at {ckpt}")
+        state = torch.load(ckpt, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        best, best_state, history = state["best"], state["best_state"], state["history"]
+        step, epoch, spent = state["step"], state["epoch"], state["train_s"]
+        rng = np.random.default_rng(seed + epoch)
+    if not len(y_train):
+        raise ValueError("no training patches: the scenes have no card seen by two indices")
+    steps_per_epoch = -(-len(y_train) // batch)  # the last batch may be short
+    loss = torch.tensor(float("nan"))
+    while time.time() < deadline:
+        epoch += 1
+        net.train()
+        order = rng.permutation(len(y_train))
+        for i in range(steps_per_epoch):
+            now = time.time()
+            if now > deadline:
+                break
+            idx = order[i * batch:(i + 1) * batch]
+            xb = augment(torch.from_numpy(patches_blob(x_train[idx])), gen)
+            yb = torch.from_numpy(y_train[idx])
+            frac = min(1.0, (now - t_train) / max(1.0, deadline - t_train))
+            for g in opt.param_groups:
+                g["lr"] = lr * min(1.0, (step + 1) / 100) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
+            opt.zero_grad()
+            loss = loss_fn(net(xb), yb)
+            loss.backward()
+            opt.step()
+            step += 1
+        scores = {k: accuracy(net, *v) for k, v in sets.items()}
+        history.append({"epoch": epoch, "steps": step, "loss": round(float(loss.detach()), 4),
+                        "s": round(time.time() - t0), **scores})
+        print(json.dumps(history[-1]), flush=True)
+        key = scores["synthetic held-out designs"]["accuracy"] or 0.0
+        if key > best:
+            best = key
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+        ckpt.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": best, "best_state": best_state,
+                    "history": history, "step": step, "epoch": epoch,
+                    "train_s": spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
+        ckpt.with_suffix(".tmp").replace(ckpt)
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    out = export_onnx(net, models_dir / f"{BODY_STEM}.onnx")
+    torch.save({"net": net.state_dict()}, models_dir / f"{BODY_STEM}.pt")
+    card = {
+        "model": "suit reader: 5-conv CNN on 40x40 card-face patches, trained from scratch (datasets/body_train.py)",
+        "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size, "suits": list(SUITS),
+        "patch": BODY_SIZE, "train_patches": int(len(y_train)), "scenes": [s.name for s in scenes], **real_info,
+        "epochs": epoch, "steps": step, "batch": batch, "train_time_s": round(spent + time.time() - t_train, 1),
+        "held_out": {k: accuracy(net, *v) for k, v in sets.items()}, "history": history[-8:],
+    }
+    card_path = models_dir / "model-card.json"
+    full = json.loads(card_path.read_text()) if card_path.exists() else {}
+    full["suit_reader"] = card
+    card_path.write_text(json.dumps(full, indent=1, ensure_ascii=False) + "\n")
+    return card
+
+
+def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
+    """Export ``net`` with the suit list in its metadata."""
+    import onnx
+    import torch
+
+    net.eval()
+    dummy = torch.zeros(1, 3, BODY_SIZE, BODY_SIZE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=["logits"],
+                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    model = onnx.load(str(tmp))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "classes", json.dumps(list(SUITS))
+    onnx.save(model, str(path))
+    tmp.unlink()
+    return path
