@@ -53,6 +53,8 @@ class SegmenterSettings:
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
     restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
     late_s: float = 1.2  # cards settling this soon after their zone's play belong to it
+    twin_s: float = 3.5  # a joker settling this soon after a play of the same joker in its zone …
+    twin_mm: float = 60.0  # … this close to it was that play's (two jokers read as one while fanned)
     revise_s: float = 2.5  # a reported play is read again over this long …
     revise_min_frames: int = 10  # … and its cards are revised when this many frames
     revise_share: float = 0.75  # … agree this strongly on another code
@@ -170,6 +172,8 @@ class ZoneTracker:
         #: (t, code, seat or -1, first place) of candidates lost lately (cards on their way in)
         self.trail: list[tuple[float, str, int, Point]] = []
         self.open_plays: dict[int, tuple[float, list[Track], tuple[str, ...]]] = {}
+        #: every play of the zone reported within ``twin_s``: (time, its cards' tracks)
+        self.recent: dict[int, tuple[float, list[Track]]] = {}
         self.frame_times: list[float] = []
         self.revisions: list[PlayRevision] = []
 
@@ -422,7 +426,7 @@ class ZoneTracker:
             tr.code = code
         if restored:
             return []
-        if self._late_part(cands, codes, confs, t):
+        if self._late_part(cands, codes, confs, t) or self._twin_joker(cands, codes, confs, t):
             return []
         pid = self._new_id()
         t_rest = max(tr.still_since for tr in cands)
@@ -435,6 +439,7 @@ class ZoneTracker:
         for tr in cands:
             tr.play = pid
         self.open_plays[pid] = (t, [cands[k] for k in order], tuple(codes[k] for k in order))
+        self.recent[pid] = (t, [cands[k] for k in order])
         # where the cards came from: where they were first seen, and where they stopped
         ox = sum(tr.first_xy[0] for tr in cands) / len(cands)
         oy = sum(tr.first_xy[1] for tr in cands) / len(cands)
@@ -464,7 +469,34 @@ class ZoneTracker:
         merged = [*trs, *cands]
         cards = (*before, *codes)
         self.open_plays[best] = (tc, merged, cards)
+        if best in self.recent:
+            self.recent[best] = (self.recent[best][0], merged)
         self.revisions.append(PlayRevision(best, cards, before, round(t, 3), round(min(confs), 3)))
+        return True
+
+    def _twin_joker(self, cands: list[Track], codes: list[str], confs: list[float], t: float) -> bool:
+        """Jokers that settle within ``twin_s`` of a play of this zone holding the same joker,
+        each within ``twin_mm`` of it: that play's other joker(s).  Two jokers fanned together
+        show their marks close together, and the merge can join them into one card until the
+        hand has moved away; the play is revised to hold them, not followed by a phantom play."""
+        self.recent = {pid: v for pid, v in self.recent.items() if t - v[0] <= self.s.twin_s}
+        if not all(c in JOKER_CODES for c in codes):
+            return False
+        for pid, (tc, trs) in sorted(self.recent.items(), key=lambda kv: -kv[1][0]):
+            twins = [[o for o in trs if o.code == code] for code in codes]
+            if all(ts and min(_dist(tr.anchor, o.anchor) for o in ts) <= self.s.twin_mm
+                   for tr, ts in zip(cands, twins, strict=True)):
+                break
+        else:
+            return False
+        before = tuple(o.code or "" for o in trs)
+        for tr in cands:
+            tr.play = pid
+        merged = [*trs, *cands]
+        self.recent[pid] = (tc, merged)
+        if pid in self.open_plays:
+            self.open_plays[pid] = (self.open_plays[pid][0], merged, (*self.open_plays[pid][2], *codes))
+        self.revisions.append(PlayRevision(pid, (*before, *codes), before, round(t, 3), round(min(confs), 3)))
         return True
 
     def _came_through(self, cands: list[Track], codes: list[str]) -> tuple[int, Point | None]:

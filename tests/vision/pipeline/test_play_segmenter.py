@@ -339,3 +339,33 @@ def test_a_card_misread_where_it_lies_keeps_its_trick_on_the_table():
     plays, cleared, seg = run(frames)
     assert [p.cards for p in plays] == [("8C",)]
     assert cleared == [] and seg.on_table()["seat0"] == ["8C"]
+
+
+def _twin_jokers(split_at: int, code: str = "BJ"):
+    """Two jokers fanned 20 mm apart: read as one card until frame ``split_at``, then as two."""
+    x, y = seat0_xy()
+    one = [card(code, x, y)]
+    two = [card(code, x, y, both=False), card(code, x + 20, y)]
+    return [[] for _ in range(3)] + [one] * (split_at - 3) + [two] * 40
+
+
+def test_a_joker_found_soon_after_a_play_of_that_joker_beside_it_joins_that_play():
+    """Two fanned jokers whose marks the merge joined into one card until the hand moved
+    away (most of the jokers' phantom plays in simulated deals): the play is revised to hold
+    both, and no second play comes of the other joker."""
+    revs = []
+    plays, _, _ = run(_twin_jokers(28), revisions=revs)  # the second joker settles ~2.3 s after the first play
+    assert [p.cards for p in plays] == [("BJ",)]
+    assert [(r.play, sorted(r.cards)) for r in revs] == [(plays[0].play, ["BJ", "BJ"])]
+
+
+def test_a_joker_found_long_after_is_a_play_of_its_own():
+    plays, _, _ = run(_twin_jokers(80))  # ~7 s later: a play of its own (the seat played again)
+    assert [p.cards for p in plays] == [("BJ",), ("BJ",)]
+
+
+def test_only_jokers_join_a_play_this_way():
+    """The same story with a numbered card stays two plays: a second 7H beside the first is
+    another deck's 7H, which the seat may well play next."""
+    plays, _, _ = run(_twin_jokers(28, code="7H"))
+    assert [p.cards for p in plays] == [("7H",), ("7H",)]
