@@ -26,6 +26,7 @@ from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch
 from .namer_data import label_file_for, read_boxes
 from .namer_train import CACHE_DIR, MODELS_DIR
 from .namer_train import RUNS_DIR as NAMER_RUNS
+from .patch_training import blurred, export_classifier, fit, greyed, light_and_colour, noisy, start_run
 
 RUNS_DIR = NAMER_RUNS.parent / "suit-reader"
 #: Largest move of a jittered index centre, in index sizes.
@@ -165,30 +166,14 @@ def _cached(root: Path, split: str, seed: int, copies: int) -> tuple[np.ndarray,
 
 
 def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
-    """Light, contrast, colour cast, a few grey or inverted patches, blur and noise (the scenes
+    """Light, contrast, colour cast, a few grey patches, blur, half turns and noise (the scenes
     already vary all of these; colour stays meaningful: red suits against black)."""
     import torch
 
-    n = x.shape[0]
-    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
-    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
-    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
-    x = ((x - mean) * contrast + mean) * gain * cast + bias
-    grey = torch.rand(n, generator=gen) < 0.1
-    if grey.any():
-        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    blur = torch.rand(n, generator=gen) < 0.25
-    if blur.any():
-        kern = torch.tensor([1.0, 2.0, 1.0])
-        kern = (kern[:, None] * kern[None, :] / 16).expand(3, 1, 3, 3)
-        x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
-                                             kern, groups=3)
-    half = torch.rand(n, generator=gen) < 0.5
+    x = blurred(greyed(light_and_colour(x, gen), gen, 0.1), gen, 0.25)
+    half = torch.rand(x.shape[0], generator=gen) < 0.5
     x[half] = torch.rot90(x[half], 2, dims=(2, 3))
-    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03)
-    return x.clamp(0, 1)
+    return noisy(x, gen)
 
 
 def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # noqa: ANN001
@@ -230,13 +215,9 @@ def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, l
     sets = {"synthetic held-out designs": _cached(scenes[0], "val", seed + 1, 1)}
     real_info: dict = {}
     if with_real:
-        from .evaluate import mapped_real_cards, real_cards_split
+        from .evaluate import real_cards_split_if_present
 
-        try:
-            mapped_real_cards()
-            tune, held = real_cards_split()
-        except (FileNotFoundError, OSError):
-            tune, held = [], []
+        tune, held = real_cards_split_if_present()
         if held:
             sets["real photos held out"] = patches_from_photos(held, seed + 2, 1)
         if tune:
@@ -247,76 +228,20 @@ def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, l
     y_train = np.concatenate([p[1] for p in parts])
     print(f"suit reader: {len(y_train)} training patches; " +
           ", ".join(f"{k}: {len(v[1])}" for k, v in sets.items()), flush=True)
-    from cardref.vision.detector.namer import patches_blob
-
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    gen = torch.Generator().manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    t_train = time.time()
-    deadline = t0 + budget_min * 60
-    best, best_state, history, step, epoch, spent = -1.0, None, [], 0, 0, 0.0
     ckpt = RUNS_DIR / name / "last.pt"
-    if init and not resume:
-        if not Path(init).is_file():
-            raise FileNotFoundError(f"no suit reader weights at {init}")
-        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["net"])
-    if resume:
-        if not ckpt.is_file():
-            raise FileNotFoundError(f"no suit reader checkpoint at {ckpt}")
-        state = torch.load(ckpt, map_location="cpu", weights_only=False)
-        net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
-        best, best_state, history = state["best"], state["best_state"], state["history"]
-        step, epoch, spent = state["step"], state["epoch"], state["train_s"]
-        rng = np.random.default_rng(seed + epoch)
-    if not len(y_train):
-        raise ValueError("no training patches: the scenes have no card seen by two indices")
-    steps_per_epoch = -(-len(y_train) // batch)  # the last batch may be short
-    loss = torch.tensor(float("nan"))
-    while time.time() < deadline:
-        epoch += 1
-        net.train()
-        order = rng.permutation(len(y_train))
-        for i in range(steps_per_epoch):
-            now = time.time()
-            if now > deadline:
-                break
-            idx = order[i * batch:(i + 1) * batch]
-            xb = augment(torch.from_numpy(patches_blob(x_train[idx])), gen)
-            yb = torch.from_numpy(y_train[idx])
-            frac = min(1.0, (now - t_train) / max(1.0, deadline - t_train))
-            for g in opt.param_groups:
-                g["lr"] = lr * min(1.0, (step + 1) / 100) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
-            opt.zero_grad()
-            loss = loss_fn(net(xb), yb)
-            loss.backward()
-            opt.step()
-            step += 1
-        scores = {k: accuracy(net, *v) for k, v in sets.items()}
-        history.append({"epoch": epoch, "steps": step, "loss": round(float(loss.detach()), 4),
-                        "s": round(time.time() - t0), **scores})
-        print(json.dumps(history[-1]), flush=True)
-        key = scores["synthetic held-out designs"]["accuracy"] or 0.0
-        if key > best:
-            best = key
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
-        ckpt.parent.mkdir(parents=True, exist_ok=True)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": best, "best_state": best_state,
-                    "history": history, "step": step, "epoch": epoch,
-                    "train_s": spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
-        ckpt.with_suffix(".tmp").replace(ckpt)
-    if best_state is not None:
-        net.load_state_dict(best_state)
+    run = start_run(net, lr, ckpt, "suit reader", resume=resume, init=init)
+    fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=t0 + budget_min * 60, augment=augment,
+        evaluate=lambda n: {k: accuracy(n, *v) for k, v in sets.items()},
+        key=lambda scores: scores["synthetic held-out designs"]["accuracy"] or 0.0, ckpt=ckpt)
     out = export_onnx(net, models_dir / f"{BODY_STEM}.onnx")
     torch.save({"net": net.state_dict()}, models_dir / f"{BODY_STEM}.pt")
     card = {
         "model": "suit reader: 5-conv CNN on 40x40 card-face patches, trained from scratch (datasets/body_train.py)",
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size, "suits": list(SUITS),
         "patch": BODY_SIZE, "train_patches": int(len(y_train)), "scenes": [s.name for s in scenes], **real_info,
-        "epochs": epoch, "steps": step, "batch": batch, "train_time_s": round(spent + time.time() - t_train, 1),
-        "held_out": {k: accuracy(net, *v) for k, v in sets.items()}, "history": history[-8:],
+        "epochs": run.epoch, "steps": run.step, "batch": batch, "train_time_s": round(run.spent, 1),
+        "held_out": {k: accuracy(net, *v) for k, v in sets.items()}, "history": run.history[-8:],
     }
     card_path = models_dir / "model-card.json"
     full = json.loads(card_path.read_text()) if card_path.exists() else {}
@@ -327,18 +252,4 @@ def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, l
 
 def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
     """Export ``net`` with the suit list in its metadata."""
-    import onnx
-    import torch
-
-    net.eval()
-    dummy = torch.zeros(1, 3, BODY_SIZE, BODY_SIZE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=["logits"],
-                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    model = onnx.load(str(tmp))
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "classes", json.dumps(list(SUITS))
-    onnx.save(model, str(path))
-    tmp.unlink()
-    return path
+    return export_classifier(net, path, BODY_SIZE, SUITS)

@@ -111,6 +111,15 @@ def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]
     return tune, [p for p in images if p not in tuned]
 
 
+def real_cards_split_if_present() -> tuple[list[Path], list[Path]]:
+    """:func:`real_cards_split` of the shared real-cards set, or two empty lists without it."""
+    try:
+        mapped_real_cards()
+        return real_cards_split()
+    except (FileNotFoundError, OSError):
+        return [], []
+
+
 def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS,
                     mapped: Path = MAPPED_DIR) -> Path:
     """A data.yaml training on a synthetic set plus the real-cards tuning split.

@@ -21,6 +21,7 @@ from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
 from cardref.vision.fingerprint import files_digest
 
 from .namer_data import NONE_ID, patches_from
+from .patch_training import blurred, export_classifier, fit, greyed, light_and_colour, noisy, start_run
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
@@ -63,12 +64,7 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
         x[warp] = torch.nn.functional.grid_sample(x[warp], grid, padding_mode="border", align_corners=False)
     # the scenes already vary light and colour: a little more here, not so much that a
     # patch ends up unreadable (v1 of this step darkened or washed out a quarter of them)
-    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
-    cast = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
-    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.2
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.6
-    x = ((x - mean) * contrast + mean) * gain * cast + bias
+    x = light_and_colour(x, gen)
     # other decks: a dark deck (light ink on black: inverted) and other ink colours (a four-colour
     # deck's green clubs and blue diamonds, gold ink): shapes must carry the name, not red/black
     invert = torch.rand(n, generator=gen) < 0.1
@@ -76,19 +72,8 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
     permute = torch.rand(n, generator=gen) < 0.15
     if permute.any():
         x[permute] = x[permute][:, torch.randperm(3, generator=gen)]
-    # black-and-white photos (a share of the real photos are): suits by shape alone
-    grey = torch.rand(n, generator=gen) < 0.15
-    if grey.any():
-        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    blur = torch.rand(n, generator=gen) < 0.25
-    if blur.any():
-        kern = torch.tensor([1.0, 2.0, 1.0])
-        kern = (kern[:, None] * kern[None, :] / 16).expand(3, 1, 3, 3)
-        xb = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
-                                        kern, groups=3)
-        x[blur] = xb
-    x = x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03)
-    return x.clamp(0, 1)
+    x = greyed(x, gen, 0.15)  # black-and-white photos: suits by shape alone
+    return noisy(blurred(x, gen, 0.25), gen)
 
 
 def _blob(arr: np.ndarray):  # noqa: ANN202
@@ -137,7 +122,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     model-card entry."""
     import torch
 
-    from .evaluate import mapped_real_cards, real_cards_split
+    from .evaluate import real_cards_split_if_present
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -151,11 +136,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     sets["synthetic held-out designs"] = _cached(f"val-{synthetic.name}",
                                                  sorted((synthetic / "images" / "val").glob("*.*")), seed + 1, 1, 1)
     real_info = {}
-    try:
-        mapped_real_cards()
-        tune, held = real_cards_split()
-    except (FileNotFoundError, OSError):
-        tune, held = [], []
+    tune, held = real_cards_split_if_present()
     if held:
         sets["real photos held out"] = _cached("real-held", held, seed + 2, 1, 1)
     if with_real and tune:
@@ -169,65 +150,12 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
           ", ".join(f"{k}: {len(v[1])}" for k, v in sets.items()), flush=True)
 
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    gen = torch.Generator().manual_seed(seed)
-    best, best_state, history, step, epoch, spent = -1.0, None, [], 0, 0, 0.0
-    ckpt = RUNS_DIR / name / "last.pt"
-    if resume or init:
-        src = Path(init) if init else ckpt
-        if not src.is_file():
-            raise FileNotFoundError(f"no namer checkpoint at {src}")
-        state = torch.load(src, map_location="cpu", weights_only=False)
-        net.load_state_dict(state["net"])
-        if resume:
-            opt.load_state_dict(state["opt"])
-            best, best_state, history = state["best"], state["best_state"], state["history"]
-            step, epoch = state["step"], state["epoch"]
-            spent = state.get("train_s", history[-1]["s"] if history else 0.0)
-    # the learning rate follows a cosine over the wall-clock budget (the speed of a shared
-    # machine changes during a run), after a short warm-up
-    t_train = time.time()
-    deadline = t_train if export_only else t0 + budget_min * 60
-    steps_per_epoch = -(-len(y_train) // batch)  # the last batch may be short (a tiny set still trains)
-    rng = np.random.default_rng(seed + epoch)
-    first_step = step
-    loss = torch.tensor(float("nan"))
-    while time.time() < deadline:
-        epoch += 1
-        net.train()
-        order = rng.permutation(len(y_train))
-        for i in range(steps_per_epoch):
-            now = time.time()
-            if now > deadline:
-                break
-            idx = order[i * batch:(i + 1) * batch]
-            xb = augment(_blob(x_train[idx]), gen)
-            yb = torch.from_numpy(y_train[idx])
-            frac = min(1.0, (now - t_train) / max(1.0, deadline - t_train))
-            warm = min(1.0, (step - first_step + 1) / 100)
-            for g in opt.param_groups:
-                g["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
-            opt.zero_grad()
-            loss = loss_fn(net(xb), yb)
-            loss.backward()
-            opt.step()
-            step += 1
-        scores = {k: accuracy(net, *v) for k, v in sets.items()}
-        key = scores["synthetic held-out designs"]["card_accuracy"] or 0.0
-        history.append({"epoch": epoch, "steps": step, "loss": round(float(loss), 4), "s": round(time.time() - t0),
-                        **{k: v for k, v in scores.items()}})
-        print(json.dumps(history[-1]), flush=True)
-        if key > best:
-            best = key
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
-        ckpt.parent.mkdir(parents=True, exist_ok=True)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": best, "best_state": best_state,
-                    "history": history, "step": step, "epoch": epoch,
-                    "train_s": spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
-        ckpt.with_suffix(".tmp").replace(ckpt)
-    if best_state is not None:
-        net.load_state_dict(best_state)
+    run = start_run(net, lr, RUNS_DIR / name / "last.pt", "namer", resume=resume, init=init)
+    deadline = time.time() if export_only else t0 + budget_min * 60
+    fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=deadline, augment=augment,
+        evaluate=lambda n: {k: accuracy(n, *v) for k, v in sets.items()},
+        key=lambda scores: scores["synthetic held-out designs"]["card_accuracy"] or 0.0,
+        ckpt=RUNS_DIR / name / "last.pt")
     final = {k: accuracy(net, *v) for k, v in sets.items()}
     out = export_onnx(net, models_dir / f"{NAMER_STEM}.onnx")
     # the weights alone (1.2 MB): a later run starts from them with --init
@@ -237,9 +165,8 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,
         "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
         "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info,
-        "epochs": epoch, "steps": step, "batch": batch,
-        "train_time_s": round(spent + (0.0 if export_only else time.time() - t_train), 1),
-        "held_out": final, "history": history[-8:],
+        "epochs": run.epoch, "steps": run.step, "batch": batch, "train_time_s": round(run.spent, 1),
+        "held_out": final, "history": run.history[-8:],
     }
     card_path = models_dir / "model-card.json"
     full = json.loads(card_path.read_text()) if card_path.exists() else {}
@@ -269,24 +196,10 @@ def with_features(net):  # noqa: ANN001, ANN201 - torch modules
 def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
     """Export ``net`` with its class list in the metadata; a :func:`build_net` network also
     gets its ``features`` output."""
-    import onnx
     import torch
 
-    net.eval()
-    names = ["logits"]
-    axes = {"patches": {0: "n"}, "logits": {0: "n"}}
+    names: tuple[str, ...] = ("logits",)
     if isinstance(net, torch.nn.Sequential) and isinstance(net[-1], torch.nn.Linear):
-        net = with_features(net).eval()
-        names.append("features")
-        axes["features"] = {0: "n"}
-    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=names,
-                      dynamic_axes=axes, opset_version=17, dynamo=False)
-    model = onnx.load(str(tmp))
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "classes", json.dumps(list(NAMER_CLASSES))
-    onnx.save(model, str(path))
-    tmp.unlink()
-    return path
+        net = with_features(net)
+        names = ("logits", "features")
+    return export_classifier(net, path, CROP_SIZE, NAMER_CLASSES, names)

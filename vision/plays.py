@@ -482,13 +482,17 @@ class ZoneTracker:
         self.recent = {pid: v for pid, v in self.recent.items() if t - v[0] <= self.s.twin_s}
         if not all(c in JOKER_CODES for c in codes):
             return False
-        for pid, (tc, trs) in sorted(self.recent.items(), key=lambda kv: -kv[1][0]):
+
+        def holds_them(trs: list[Track]) -> bool:
             twins = [[o for o in trs if o.code == code] for code in codes]
-            if all(ts and min(_dist(tr.anchor, o.anchor) for o in ts) <= self.s.twin_mm
-                   for tr, ts in zip(cands, twins, strict=True)):
-                break
-        else:
+            return all(ts and min(_dist(tr.anchor, o.anchor) for o in ts) <= self.s.twin_mm
+                       for tr, ts in zip(cands, twins, strict=True))
+
+        found = [pid for pid, (_t, trs) in sorted(self.recent.items(), key=lambda kv: -kv[1][0]) if holds_them(trs)]
+        if not found:
             return False
+        pid = found[0]
+        tc, trs = self.recent[pid]
         before = tuple(o.code or "" for o in trs)
         for tr in cands:
             tr.play = pid

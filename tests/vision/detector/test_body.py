@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from cardref.vision.classes import UNNAMED
 from cardref.vision.detector import Detector, ModelFileError, SuitReader, load_detector
 from cardref.vision.detector.body import BODY_SIZE, SUITS, body_patch, diagonal, index_readings, reconsider
 from cardref.vision.detector.namer import CornerNamer
@@ -153,22 +152,10 @@ def test_a_namer_is_not_a_suit_reader(tmp_path: Path) -> None:
         SuitReader(path)
 
 
-class UnnamedBackend:
-    name = "fake"
-    model_path = Path("fake.onnx")
-    names = (UNNAMED,)
-
-    def __init__(self, boxes: list[tuple[float, float, float, float]]) -> None:
-        self.boxes = boxes
-
-    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        return [CornerDetection(UNNAMED, 0.9, b) for b in self.boxes]
-
-
 def test_detector_reads_suits_only_with_the_frame(suit_model: Path) -> None:
     frame = np.full((200, 300, 3), 200, np.uint8)
     frame[20:120, 20:90] = (40, 40, 230)
-    det = Detector(UnnamedBackend([]), suits=SuitReader(suit_model))
+    det = Detector(backend=None, suits=SuitReader(suit_model))  # merging needs no finder
     corners = [_corner("5D", (25, 25), (("5D", 0.5), ("5H", 0.45))),
                _corner("5D", (85, 115), (("5D", 0.5), ("5H", 0.45)))]
     assert [c.card for c in det.merge_cards(corners)] == ["5D"]            # no frame: indices alone

@@ -1,0 +1,176 @@
+"""What the two patch classifiers' trainers share (the corner namer, :mod:`.namer_train`, and
+the suit reader, :mod:`.body_train`): a run that resumes from its checkpoint or starts from
+other weights, the epoch loop under a wall-clock budget, the light and colour augmentations,
+and the ONNX export with the class list in the metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from cardref.vision.detector.namer import patches_blob
+
+#: Optimiser steps over which the learning rate warms up.
+WARMUP_STEPS = 100
+
+
+@dataclass
+class Run:
+    """A training run: the network, its optimiser, and what the epochs so far found."""
+
+    net: Any
+    opt: Any
+    best: float = -1.0
+    best_state: dict | None = None
+    history: list[dict] = field(default_factory=list)
+    step: int = 0
+    epoch: int = 0
+    spent: float = 0.0  # training seconds of the earlier sessions of this run
+
+
+def start_run(net: Any, lr: float, ckpt: Path, what: str, resume: bool = False,
+              init: str | Path | None = None) -> Run:
+    """A run of ``net`` (AdamW at ``lr``): carried on from ``ckpt`` (``resume``), or starting
+    from the weights at ``init``, or from scratch.  Raises ``FileNotFoundError`` naming ``what``."""
+    import torch
+
+    run = Run(net, torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4))
+    if resume or init:
+        src = ckpt if resume else Path(init)
+        if not src.is_file():
+            raise FileNotFoundError(f"no {what} checkpoint at {src}")
+        state = torch.load(src, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["net"])
+        if resume:
+            run.opt.load_state_dict(state["opt"])
+            run.best, run.best_state, run.history = state["best"], state["best_state"], state["history"]
+            run.step, run.epoch = state["step"], state["epoch"]
+            run.spent = state.get("train_s", run.history[-1]["s"] if run.history else 0.0)
+    return run
+
+
+def fit(run: Run, x: np.ndarray, y: np.ndarray, *, batch: int, lr: float, seed: int, t0: float, deadline: float,
+        augment: Callable[[Any, Any], Any], evaluate: Callable[[Any], dict[str, dict]],
+        key: Callable[[dict[str, dict]], float], ckpt: Path) -> None:
+    """Epochs over the patches ``x`` (uint8 BGR) and classes ``y`` until ``deadline``: the
+    learning rate follows a cosine over the wall-clock budget (a shared machine's speed
+    changes during a run) after a short warm-up; after every epoch the held-out sets are
+    scored (``evaluate``), the weights best by ``key`` kept and the run checkpointed to
+    ``ckpt``.  The network ends with the best weights."""
+    import torch
+
+    if not len(y):
+        raise ValueError("no training patches")
+    net, opt = run.net, run.opt
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed + run.epoch)
+    steps_per_epoch = -(-len(y) // batch)  # the last batch may be short (a tiny set still trains)
+    first_step = run.step
+    t_train = time.time()
+    loss = torch.tensor(float("nan"))
+    while time.time() < deadline:
+        run.epoch += 1
+        net.train()
+        order = rng.permutation(len(y))
+        for i in range(steps_per_epoch):
+            now = time.time()
+            if now > deadline:
+                break
+            idx = order[i * batch:(i + 1) * batch]
+            xb = augment(torch.from_numpy(patches_blob(x[idx])), gen)
+            frac = min(1.0, (now - t_train) / max(1.0, deadline - t_train))
+            warm = min(1.0, (run.step - first_step + 1) / WARMUP_STEPS)
+            for g in opt.param_groups:
+                g["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
+            opt.zero_grad()
+            loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
+            loss.backward()
+            opt.step()
+            run.step += 1
+        scores = evaluate(net)
+        run.history.append({"epoch": run.epoch, "steps": run.step, "loss": round(float(loss.detach()), 4),
+                            "s": round(time.time() - t0), **scores})
+        print(json.dumps(run.history[-1]), flush=True)
+        if key(scores) > run.best:
+            run.best = key(scores)
+            run.best_state = {k: v.clone() for k, v in net.state_dict().items()}
+        ckpt.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": run.best, "best_state": run.best_state,
+                    "history": run.history, "step": run.step, "epoch": run.epoch,
+                    "train_s": run.spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
+        ckpt.with_suffix(".tmp").replace(ckpt)
+    run.spent += time.time() - t_train
+    if run.best_state is not None:
+        net.load_state_dict(run.best_state)
+
+
+def light_and_colour(x, gen, gain: float = 0.5, cast: float = 0.2, bias: float = 0.2, contrast: float = 0.6):  # noqa: ANN001, ANN201
+    """Brightness, colour cast, offset and contrast drawn per patch (tensors ``(n, 3, s, s)`` in 0..1)."""
+    import torch
+
+    n = x.shape[0]
+    g = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * gain
+    c = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * cast
+    b = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * bias
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    k = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * contrast
+    return ((x - mean) * k + mean) * g * c + b
+
+
+def greyed(x, gen, p: float):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches in grey (black-and-white photos: suits by shape alone)."""
+    import torch
+
+    grey = torch.rand(x.shape[0], generator=gen) < p
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    return x
+
+
+def blurred(x, gen, p: float):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches through a 3x3 binomial blur."""
+    import torch
+
+    blur = torch.rand(x.shape[0], generator=gen) < p
+    if blur.any():
+        kern = torch.tensor([1.0, 2.0, 1.0])
+        kern = (kern[:, None] * kern[None, :] / 16).expand(3, 1, 3, 3)
+        x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
+                                             kern, groups=3)
+    return x
+
+
+def noisy(x, gen, sigma: float = 0.03):  # noqa: ANN001, ANN201
+    """Sensor noise of a per-patch strength up to ``sigma``, clipped to 0..1."""
+    import torch
+
+    n = x.shape[0]
+    return (x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * sigma)).clamp(0, 1)
+
+
+def export_classifier(net: Any, path: Path, size: int, classes: Sequence[str], names: Sequence[str] = ("logits",)) -> Path:
+    """Export ``net`` (input ``patches`` of ``size`` x ``size``, outputs ``names``, all with a
+    free batch axis) to ONNX with ``classes`` in its metadata."""
+    import onnx
+    import torch
+
+    net.eval()
+    dummy = torch.zeros(1, 3, size, size)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.onnx")
+    axes = {n: {0: "n"} for n in ("patches", *names)}
+    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=list(names),
+                      dynamic_axes=axes, opset_version=17, dynamo=False)
+    model = onnx.load(str(tmp))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "classes", json.dumps(list(classes))
+    onnx.save(model, str(path))
+    tmp.unlink()
+    return path
