@@ -13,12 +13,14 @@ class CountingDetector:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.merged_with_frame = 0
 
     def detect_corners(self, frame_bgr):
         self.calls += 1
         return [CornerDetection("QH", 0.8, (10.0 + self.calls, 20.0, 22.0, 44.0), alts=(("QH", 0.9), ("QD", 0.08)))]
 
-    def merge_cards(self, corners):
+    def merge_cards(self, corners, frame_bgr=None):
+        self.merged_with_frame += frame_bgr is not None
         return merge_corners(corners)
 
 
@@ -34,6 +36,7 @@ def test_corners_are_kept_and_replayed(tmp_path) -> None:
     replay = ReplayDetector(again, path)
     replayed = [replay.detect_indexed(frame, i) for i in range(3)]
     assert again.calls == 0  # every frame came from the file, merged again
+    assert again.merged_with_frame == 3  # with the frame: the suit reader reads the faces again
     assert replayed == seen  # the corners (with the namer's readings) came back whole
     replay.detect_indexed(frame, 3)  # a frame the file lacks is detected and added
     assert again.calls == 1
