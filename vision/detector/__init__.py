@@ -11,8 +11,10 @@ CPUs with bf16 units, the INT8 one elsewhere; an ``cards-yolo11n_openvino_model/
 is used first when present).
 
 The shipped detector is class-agnostic: it finds corner indices and the corner namer
-(:mod:`.namer`, ``models/corner-namer.onnx``) names each one.  A 54-class detector works
-alone, or with the namer re-naming its boxes.
+(:mod:`.namer`, ``models/corner-namer.onnx``) names each one; the suit reader
+(:mod:`.body`, ``models/suit-reader.onnx``) then looks again at the suit of each pip card
+whose two indices were merged.  A 54-class detector works alone, or with the namer
+re-naming its boxes.
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ class Detector:
     #: :data:`PHOTO_SCALES` adds a half-size look for close-up photos, whose indices are larger
     #: than a webcam's.
     scales: tuple[float, ...] = (1.0,)
-    #: Reads the suit again from the face of each card seen by two indices (:mod:`.body`).
+    #: Reads the suit again from the face of each pip card seen by two indices (:mod:`.body`).
     suits: SuitReader | None = None
 
     @property
@@ -152,8 +154,8 @@ class Detector:
         return corners
 
     def merge_cards(self, corners: list[CornerDetection], frame_bgr: np.ndarray | None = None) -> list[CardDetection]:
-        """The named corners merged into cards; with the frame they came from, each card seen
-        by two indices also has its suit read from its face (the suit reader, when loaded)."""
+        """The named corners merged into cards; with the frame they came from, each pip card
+        seen by two indices also has its suit read from its face (the suit reader, when loaded)."""
         cards = merge_corners(corners, self.merge)
         if self.suits is not None and frame_bgr is not None:
             cards = self.suits.reconsider(frame_bgr, cards)
