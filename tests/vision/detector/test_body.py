@@ -100,9 +100,13 @@ def test_the_face_chooses_only_among_suits_the_indices_found_plausible() -> None
     assert reconsider(card, _suits(C=0.99, S=0.01)).card == "7S"
 
 
-def test_jokers_are_never_reconsidered() -> None:
+def test_jokers_and_court_cards_are_never_reconsidered() -> None:
     card = _card("BJ", _corner("BJ", (0, 0), (("BJ", 0.6),)), _corner("BJ", (50, 80), (("BJ", 0.6),)))
     assert reconsider(card, _suits(S=1.0)) is card
+    # a court card's picture shows its suit small or not at all: its indices decide
+    queen = _card("QS", _corner("QS", (0, 0), (("QS", 0.55), ("QC", 0.45))),
+                  _corner("QS", (50, 80), (("QS", 0.55), ("QC", 0.45))))
+    assert reconsider(queen, _suits(C=0.99, S=0.01)) is queen
 
 
 # ---------------------------------------------------------------- the reader and the detector
