@@ -14,14 +14,13 @@ are exported to ``models/suit-reader.onnx`` with the suit list in the metadata.
 from __future__ import annotations
 
 import json
-import math
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
-from cardref.vision.classes import JOKER_CODES
-from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch
+from cardref.vision.classes import JOKER_CODES, suit_of
+from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch, box_centre, farthest_boxes
 
 from .namer_data import label_file_for, read_boxes
 from .namer_train import CACHE_DIR, MODELS_DIR
@@ -62,26 +61,37 @@ def card_pairs(meta_row: dict, boxes: list[tuple[int, tuple[float, ...]]]) -> li
         code = labels[idx[0]]["card"]
         if len(idx) < 2 or code in JOKER_CODES:
             continue
-        best, pair = -1.0, None
-        for i in idx:
-            for j in idx:
-                if i < j:
-                    d = math.dist(_centre(boxes[i][1]), _centre(boxes[j][1]))
-                    if d > best:
-                        best, pair = d, (boxes[i][1], boxes[j][1])
+        a, b = farthest_boxes([boxes[i][1] for i in idx])
         vis = min(float(labels[i].get("visible", 1.0)) for i in idx)
-        out.append((code, pair[0], pair[1], vis))
+        out.append((code, a, b, vis))
     return out
-
-
-def _centre(b: tuple[float, ...]) -> tuple[float, float]:
-    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
 
 def _moved(b: tuple[float, ...], rng: np.random.Generator) -> tuple[float, float]:
     size = max(b[2] - b[0], b[3] - b[1])
-    cx, cy = _centre(b)
+    cx, cy = box_centre(b)
     return (cx + rng.uniform(-CENTRE_JITTER, CENTRE_JITTER) * size, cy + rng.uniform(-CENTRE_JITTER, CENTRE_JITTER) * size)
+
+
+def _face_patches(img: np.ndarray, a: tuple, b: tuple, code: str, copies: int, rng: np.random.Generator,
+                  xs: list[np.ndarray], ys: list[int], swap: bool) -> None:
+    """A card's face patches (between index boxes ``a`` and ``b``) and suit ids, appended to
+    ``xs``/``ys``: the first from the true centres, the others from centres moved the way a
+    detector's boxes miss; with ``swap``, each copy takes the indices either way round."""
+    for k in range(copies):
+        pa, pb = (box_centre(a), box_centre(b)) if k == 0 else (_moved(a, rng), _moved(b, rng))
+        if swap and rng.random() < 0.5:
+            pa, pb = pb, pa
+        patch = body_patch(img, pa, pb)
+        if patch is not None:
+            xs.append(patch)
+            ys.append(SUITS.index(suit_of(code)))
+
+
+def _stacked(xs: list[np.ndarray], ys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    if not xs:
+        return np.zeros((0, BODY_SIZE, BODY_SIZE, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.asarray(ys, dtype=np.int64)
 
 
 def patches_from_scenes(root: Path, split: str, seed: int = 0, copies: int = 2,
@@ -104,17 +114,8 @@ def patches_from_scenes(root: Path, split: str, seed: int = 0, copies: int = 2,
         h, w = img.shape[:2]
         boxes = read_boxes(label_file_for(img_path), w, h)
         for code, a, b, _vis in card_pairs(row, boxes):
-            for k in range(copies):
-                pa, pb = (_centre(a), _centre(b)) if k == 0 else (_moved(a, rng), _moved(b, rng))
-                if rng.random() < 0.5:
-                    pa, pb = pb, pa
-                patch = body_patch(img, pa, pb)
-                if patch is not None:
-                    xs.append(patch)
-                    ys.append(SUITS.index(code[-1]))
-    if not xs:
-        return np.zeros((0, BODY_SIZE, BODY_SIZE, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(xs), np.asarray(ys, dtype=np.int64)
+            _face_patches(img, a, b, code, copies, rng, xs, ys, swap=True)
+    return _stacked(xs, ys)
 
 
 def patches_from_photos(images: list[Path], seed: int = 0, copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -137,18 +138,9 @@ def patches_from_photos(images: list[Path], seed: int = 0, copies: int = 2) -> t
         for card in merge_corners(read_yolo_labels(label_file_for(img_path), w, h)):
             if len(card.corners) < 2 or card.card in JOKER_CODES:
                 continue
-            pair = max(((a, b) for i, a in enumerate(card.corners) for b in card.corners[i + 1:]),
-                       key=lambda ab: math.dist(_centre(ab[0].box), _centre(ab[1].box)))
-            for k in range(copies):
-                a, b = pair[0].box, pair[1].box
-                pa, pb = (_centre(a), _centre(b)) if k == 0 else (_moved(a, rng), _moved(b, rng))
-                patch = body_patch(img, pa, pb)
-                if patch is not None:
-                    xs.append(patch)
-                    ys.append(SUITS.index(card.card[-1]))
-    if not xs:
-        return np.zeros((0, BODY_SIZE, BODY_SIZE, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(xs), np.asarray(ys, dtype=np.int64)
+            a, b = farthest_boxes([c.box for c in card.corners])
+            _face_patches(img, a, b, card.card, copies, rng, xs, ys, swap=False)
+    return _stacked(xs, ys)
 
 
 def _cached(root: Path, split: str, seed: int, copies: int) -> tuple[np.ndarray, np.ndarray]:

@@ -186,21 +186,25 @@ def publish(run_dir: Path, yaml_path: Path, imgsz: int, wall_s: float | None = N
     return card
 
 
+def _training_lines(entry: dict, data: str, held_out_what: str) -> list[str]:
+    """A patch classifier's training and held-out lines (:mod:`.patch_training` runs)."""
+    return [f"- Trained {entry.get('epochs')} epochs ({entry.get('steps')} steps of {entry.get('batch')}) in"
+            f" {entry.get('train_time_s')} s on {entry.get('train_patches')} {data}"
+            + (f" + {entry['real_tune_images']} real tuning photos x{entry.get('real_repeat')}"
+               if entry.get("real_tune_images") else ""),
+            f"- {held_out_what}: "
+            + "; ".join(f"{k}: {json.dumps(v)}" for k, v in entry.get("held_out", {}).items()), ""]
+
+
 def _namer_lines(namer: dict | None) -> list[str]:
     if not namer:
         return []
-    lines = ["## Corner namer", "",
-             f"- Model: {namer.get('model')}; `{namer.get('weights')}` ({namer.get('weights_bytes', 0) / 1e6:.2f} MB),"
-             f" {namer.get('classes')} classes (54 cards + 'none'); PyTorch weights `models/corner-namer.pt`"
-             " (a further run starts from them: `cardref train-namer --init models/corner-namer.pt`)",
-             f"- Trained {namer.get('epochs')} epochs ({namer.get('steps')} steps of {namer.get('batch')}) in"
-             f" {namer.get('train_time_s')} s on {namer.get('train_patches')} patches from"
-             f" {namer.get('synthetic_train_images')} synthetic scenes"
-             + (f" + {namer['real_tune_images']} real tuning photos x{namer.get('real_repeat')}"
-                if namer.get("real_tune_images") else ""),
-             "- Patch accuracy on held-out sets (true boxes): "
-             + "; ".join(f"{k}: {json.dumps(v)}" for k, v in namer.get("held_out", {}).items()), ""]
-    return lines
+    return ["## Corner namer", "",
+            f"- Model: {namer.get('model')}; `{namer.get('weights')}` ({namer.get('weights_bytes', 0) / 1e6:.2f} MB),"
+            f" {namer.get('classes')} classes (54 cards + 'none'); PyTorch weights `models/corner-namer.pt`"
+            " (a further run starts from them: `cardref train-namer --init models/corner-namer.pt`)",
+            *_training_lines(namer, f"patches from {namer.get('synthetic_train_images')} synthetic scenes",
+                             "Patch accuracy on held-out sets (true boxes)")]
 
 
 def _suit_reader_lines(reader: dict | None) -> list[str]:
@@ -210,16 +214,12 @@ def _suit_reader_lines(reader: dict | None) -> list[str]:
             f"- Model: {reader.get('model')}; `{reader.get('weights')}` ({reader.get('weights_bytes', 0) / 1e6:.2f} MB),"
             f" suits {' '.join(reader.get('suits', []))}; its PyTorch weights are not shipped (the 20 MB budget):"
             " training writes them beside the ONNX (`--out`), and `--init` continues from them",
-            "- Reads the suit again from the face of every card seen by two indices (`vision/detector/body.py`):"
-            " the patch between the two index centres, turned along them; the card's suit is chosen among"
-            " the suits its indices found plausible, weighed by the face's reading",
-            f"- Trained {reader.get('epochs')} epochs ({reader.get('steps')} steps of {reader.get('batch')}) in"
-            f" {reader.get('train_time_s')} s on {reader.get('train_patches')} face patches from the scenes of"
-            f" {', '.join(reader.get('scenes', []))}"
-            + (f" + {reader['real_tune_images']} real tuning photos x{reader.get('real_repeat')}"
-               if reader.get("real_tune_images") else ""),
-            "- Suit accuracy on held-out sets (true index centres; 'sure': the reader's best suit >= 0.9): "
-            + "; ".join(f"{k}: {json.dumps(v)}" for k, v in reader.get("held_out", {}).items()), ""]
+            "- Reads the suit again from the face of every pip card (ace to ten) seen by two indices"
+            " (`vision/detector/body.py`): the patch between the two index centres, turned along them; the card's"
+            " suit is chosen among the suits its indices found plausible, weighed by the face's reading",
+            *_training_lines(reader, f"face patches from the scenes of {', '.join(reader.get('scenes', []))}",
+                             "Suit accuracy on held-out sets (true index centres; 'sure': the reader's best suit"
+                             " >= 0.9)")]
 
 
 def _scene_settings(cfg: dict) -> str:

@@ -29,6 +29,17 @@ CORNER_CLASS_NAMES: frozenset[str] = frozenset({"ITEM", "CORNER"})
 UNNAMED: str = "?"
 
 
+def rank_of(code: str) -> str:
+    """The rank part of a canonical card code (``"10H"`` -> ``"10"``); the two jokers, which
+    have no suit, share the rank ``"joker"``."""
+    return "joker" if code in JOKER_CODES else code[:-1]
+
+
+def suit_of(code: str) -> str | None:
+    """The suit letter of a canonical card code (``"10H"`` -> ``"H"``); ``None`` for a joker."""
+    return None if code in JOKER_CODES else code[-1]
+
+
 def class_id(code: str) -> int:
     """Class id of a card code (any spelling :func:`parse_card` accepts, e.g. ``th`` -> 10H)."""
     return CLASS_INDEX[parse_card(code).code]

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from .classes import JOKER_CODES
+from .classes import JOKER_CODES, rank_of
 from .zones import Point, SeatLayout, TableCard, point_in_polygon
 
 
@@ -139,17 +139,13 @@ def _dist(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
-def _rank(code: str) -> str:
-    return "joker" if code in JOKER_CODES else code[:-1]
-
-
 def _suit_misread(code: str, points: Sequence[Point], tr: Track, near_mm: float) -> bool:
     """A card ``code`` seen at ``points`` is card ``tr`` read with another suit: the same
     rank, and two or more indices each within ``near_mm`` of one of the card's.  (A card laid
     over another so exactly would hide it whole; in a fan the card under another shows one
     index, and a pile's next play is of another rank.)  In simulated deals of held-out designs
     such misreads (3C read as 3S seconds after its play) had made 5 of 25 phantom plays."""
-    if code == tr.best or _rank(code) != _rank(tr.best) or len(points) < 2 or len(tr.points) < 2:
+    if code == tr.best or rank_of(code) != rank_of(tr.best) or len(points) < 2 or len(tr.points) < 2:
         return False
     return all(min(_dist(p, q) for q in tr.points) <= near_mm for p in points)
 
@@ -463,15 +459,7 @@ class ZoneTracker:
                 best = pid
         if best is None:
             return False
-        tc, trs, before = self.open_plays[best]
-        for tr in cands:
-            tr.play = best
-        merged = [*trs, *cands]
-        cards = (*before, *codes)
-        self.open_plays[best] = (tc, merged, cards)
-        if best in self.recent:
-            self.recent[best] = (self.recent[best][0], merged)
-        self.revisions.append(PlayRevision(best, cards, before, round(t, 3), round(min(confs), 3)))
+        self._join(best, self.open_plays[best][2], cands, codes, confs, t)
         return True
 
     def _twin_joker(self, cands: list[Track], codes: list[str], confs: list[float], t: float) -> bool:
@@ -491,17 +479,24 @@ class ZoneTracker:
         found = [pid for pid, (_t, trs) in sorted(self.recent.items(), key=lambda kv: -kv[1][0]) if holds_them(trs)]
         if not found:
             return False
-        pid = found[0]
-        tc, trs = self.recent[pid]
-        before = tuple(o.code or "" for o in trs)
+        # the play's cards as the log now has them (its revisions already applied)
+        self._join(found[0], tuple(o.code or "" for o in self.recent[found[0]][1]), cands, codes, confs, t)
+        return True
+
+    def _join(self, pid: int, before: tuple[str, ...], cands: list[Track], codes: list[str], confs: list[float],
+              t: float) -> None:
+        """Add the candidates (read ``codes``) to the reported play ``pid``, whose cards were
+        ``before``, and record the revision."""
         for tr in cands:
             tr.play = pid
-        merged = [*trs, *cands]
-        self.recent[pid] = (tc, merged)
+        cards = (*before, *codes)
         if pid in self.open_plays:
-            self.open_plays[pid] = (self.open_plays[pid][0], merged, (*self.open_plays[pid][2], *codes))
-        self.revisions.append(PlayRevision(pid, (*before, *codes), before, round(t, 3), round(min(confs), 3)))
-        return True
+            tc, trs, _ = self.open_plays[pid]
+            self.open_plays[pid] = (tc, [*trs, *cands], cards)
+        if pid in self.recent:
+            tc, trs = self.recent[pid]
+            self.recent[pid] = (tc, [*trs, *cands])
+        self.revisions.append(PlayRevision(pid, cards, before, round(t, 3), round(min(confs), 3)))
 
     def _came_through(self, cands: list[Track], codes: list[str]) -> tuple[int, Point | None]:
         """Pile cards: the seat zone they were seen crossing just before (-1: none), and

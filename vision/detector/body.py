@@ -29,9 +29,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..classes import JOKER_CODES
-from ..types import CardDetection, CornerDetection
+from ..classes import rank_of
+from ..types import CardDetection
 from .errors import ModelFileError
+from .namer import load_onnx_classifier, patches_blob, softmax
 
 #: Side of the square patch the suit reader sees, in pixels.
 BODY_SIZE = 40
@@ -79,35 +80,32 @@ def body_patch(frame_bgr: np.ndarray, a: Sequence[float], b: Sequence[float], si
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _centre(c: CornerDetection) -> tuple[float, float]:
-    return ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2)
+def box_centre(box: Sequence[float]) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def farthest_boxes(boxes: Sequence[Sequence[float]]) -> tuple[Sequence[float], Sequence[float]] | None:
+    """The two boxes whose centres lie farthest apart (a card's diagonal indices), or ``None``
+    for fewer than two (the first pair found on a tie)."""
+    best, pair = -1.0, None
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            d = math.dist(box_centre(boxes[i]), box_centre(boxes[j]))
+            if d > best:
+                best, pair = d, (boxes[i], boxes[j])
+    return pair
 
 
 def diagonal(card: CardDetection) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The two index centres of ``card`` farthest apart, or ``None`` for a card seen by one index."""
-    if len(card.corners) < 2:
-        return None
-    pts = [_centre(c) for c in card.corners]
-    best, pair = -1.0, None
-    for i in range(len(pts)):
-        for j in range(i + 1, len(pts)):
-            d = math.dist(pts[i], pts[j])
-            if d > best:
-                best, pair = d, (pts[i], pts[j])
-    return pair
-
-
-def _suit(code: str) -> str | None:
-    return None if code in JOKER_CODES else code[-1]
+    pair = farthest_boxes([c.box for c in card.corners])
+    return None if pair is None else (box_centre(pair[0]), box_centre(pair[1]))
 
 
 def readable(card: CardDetection) -> bool:
-    """Whether the reader may weigh in on ``card``: a pip card (ace to ten) seen by two indices."""
-    return card.card not in JOKER_CODES and _rank(card.card) in PIP_RANKS and len(card.corners) >= 2
-
-
-def _rank(code: str) -> str:
-    return code[:-1]
+    """Whether the reader may weigh in on ``card``: a pip card (ace to ten; never a joker,
+    whose rank is "joker") seen by two indices."""
+    return rank_of(card.card) in PIP_RANKS and len(card.corners) >= 2
 
 
 def index_readings(card: CardDetection) -> dict[str, float]:
@@ -126,9 +124,9 @@ def reconsider(card: CardDetection, suits: np.ndarray, weight: float = WEIGHT,
     """``card`` with its suit chosen by its indices' readings times the face's suit
     probabilities ``suits`` (in :data:`SUITS` order) to the power ``weight``: among the
     codes of the card's own rank that the indices found plausible."""
-    if _suit(card.card) is None or _rank(card.card) not in PIP_RANKS:
+    rank = rank_of(card.card)
+    if rank not in PIP_RANKS:
         return card
-    rank = _rank(card.card)
     readings = index_readings(card)
     best, best_score = card.card, -1.0
     for s_i, s in enumerate(SUITS):
@@ -148,8 +146,6 @@ class SuitReader:
     """Reads the suit from a card's face (see the module docstring); ``model_path`` is its ONNX."""
 
     def __init__(self, model_path: str | Path, threads: int | None = None, weight: float = WEIGHT) -> None:
-        from .namer import load_onnx_classifier
-
         path = Path(model_path)
         if not path.is_file():
             raise ModelFileError(path, "suit reader model not found", "train one with `cardref train-suit-reader`")
@@ -160,8 +156,6 @@ class SuitReader:
     def probabilities(self, patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """``(n, 4)`` suit probabilities for ``n`` patches from :func:`body_patch`, averaged over
         the patch and its half turn (which index is ``a`` must not matter)."""
-        from .namer import patches_blob, softmax
-
         if len(patches) == 0:
             return np.zeros((0, len(SUITS)), np.float32)
         arr = np.asarray(patches, dtype=np.uint8)
@@ -175,8 +169,7 @@ class SuitReader:
         for i, card in enumerate(cards):
             if not readable(card):
                 continue
-            pair = diagonal(card)
-            patch = None if pair is None else body_patch(frame_bgr, *pair)
+            patch = body_patch(frame_bgr, *diagonal(card))  # readable: two indices, so a diagonal
             if patch is not None:
                 todo.append(i)
                 patches.append(patch)

@@ -287,6 +287,14 @@ def _card_proportioned(a: float, b: float, settings: MergeSettings) -> bool:
     return abs(math.log(min(a, b) / max(a, b) / settings.card_aspect)) < 0.3
 
 
+def _same_diagonals(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float],
+                    u: tuple[float, float], tol: float) -> bool:
+    """Segments ``p``-``q`` and ``r``-``u`` halve each other and are as long (within ``tol``
+    pixels): the two diagonals of one rectangle."""
+    return (math.hypot((p[0] + q[0] - r[0] - u[0]) / 2, (p[1] + q[1] - r[1] - u[1]) / 2) < tol
+            and abs(math.dist(p, q) - math.dist(r, u)) < tol)
+
+
 def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ...], tol: float,
                     settings: MergeSettings) -> bool:
     """Two joker pairs that are opposite sides of one card (a joker with a ring in each
@@ -294,14 +302,9 @@ def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ..
     rectangle (the two cross diagonals halve each other and are as long, within ``tol``
     pixels) of a card's proportions."""
     p = [_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1])]
-    for d1, d2 in (((0, 2), (1, 3)), ((0, 3), (1, 2))):
-        (x1, y1), (x3, y3) = p[d1[0]], p[d1[1]]
-        (x2, y2), (x4, y4) = p[d2[0]], p[d2[1]]
-        if math.hypot((x1 + x3 - x2 - x4) / 2, (y1 + y3 - y2 - y4) / 2) >= tol:
-            continue
-        if abs(math.hypot(x3 - x1, y3 - y1) - math.hypot(x4 - x2, y4 - y2)) >= tol:
-            continue
-        if _card_proportioned(math.hypot(x2 - x1, y2 - y1), math.hypot(x3 - x2, y3 - y2), settings):
+    for (i, k), (j, m) in (((0, 2), (1, 3)), ((0, 3), (1, 2))):
+        if _same_diagonals(p[i], p[k], p[j], p[m], tol) \
+                and _card_proportioned(math.dist(p[i], p[j]), math.dist(p[j], p[k]), settings):
             return True
     return False
 
@@ -344,16 +347,12 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
     for i, a in enumerate(pairs):
         if i in used:
             continue
-        (ax, ay), (bx, by) = _centre(a[0]), _centre(a[1])
-        mx, my, length = (ax + bx) / 2, (ay + by) / 2, math.hypot(bx - ax, by - ay)
         s = math.sqrt(_size(a[0]) * _size(a[1]))
         for j in range(i + 1, len(pairs)):
             b = pairs[j]
             if j in used or b[0].card != a[0].card:
                 continue
-            (cx, cy), (dx, dy) = _centre(b[0]), _centre(b[1])
-            if (math.hypot((cx + dx) / 2 - mx, (cy + dy) / 2 - my) < tol * s
-                    and abs(math.hypot(dx - cx, dy - cy) - length) < tol * s) \
+            if _same_diagonals(_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1]), tol * s) \
                     or (a[0].card in JOKER_CODES and _opposite_sides(a, b, tol * s, settings)):
                 used.update((i, j))
                 out.append(a + b)

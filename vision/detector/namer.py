@@ -247,8 +247,7 @@ class CornerNamer:
         return out
 
 
-def _check_classes(meta: dict[str, str], path: Path, expected: tuple[str, ...] = NAMER_CLASSES,
-                   what: str = "corner namer") -> None:
+def _check_classes(meta: dict[str, str], path: Path, expected: tuple[str, ...], what: str) -> None:
     raw = meta.get("classes")
     if raw is None:
         return
