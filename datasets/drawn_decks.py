@@ -4,7 +4,9 @@ The SVG decks of the Debian packages share a handful of suit shapes; a design ne
 on (aisleriot-plastic, whose clubs have small tight lobes) can then be read wrong every
 time.  A drawn deck varies what those decks hold fixed: the suit shapes (lobe sizes and
 spread, stem width and flare, spade and heart curvature, diamond waist), the rank font
-(the DejaVu faces of ``fonts-dejavu-core``), the index size and placement, ink and paper
+(the first six decks: the DejaVu faces of ``fonts-dejavu-core``; the later ones also the
+Liberation, FreeFont and URW base-35 typefaces, stroke weights, and wider suit shapes), the
+index size and placement, ink and paper
 colours, and the card's middle (pips or a big glyph; a framed picture on face cards).
 
 Each deck is one design of the face library (``datasets/faces.py``, name ``drawn-NN``):
@@ -26,11 +28,34 @@ from cardref.vision.classes import CLASS_NAMES
 from PIL import Image, ImageDraw, ImageFont
 
 #: How many drawn decks the face library holds.
-DRAWN_DECKS = 6
-#: The rank fonts (Debian ``fonts-dejavu-core``, installed by tools/setup.sh).
+DRAWN_DECKS = 30
+#: Decks below this number are the first generation (data sets v5 and v6 were made with
+#: them alone): DejaVu ranks and the narrower suit shapes; their faces never change.
+FIRST_GENERATION = 6
+#: The first generation's rank fonts (Debian ``fonts-dejavu-core``, installed by tools/setup.sh).
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf",
          "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")
+#: The later decks' rank fonts, under :data:`FONT_ROOT`, with the Debian package of each folder.
+FONT_ROOT = Path("/usr/share/fonts")
+FONT_PACKAGES = {"truetype/dejavu": "fonts-dejavu-core", "truetype/liberation": "fonts-liberation",
+                 "truetype/freefont": "fonts-freefont-ttf", "opentype/urw-base35": "fonts-urw-base35"}
+WIDE_FONTS = (
+    "truetype/dejavu/DejaVuSansCondensed-Bold.ttf", "truetype/dejavu/DejaVuSerifCondensed.ttf",
+    "truetype/liberation/LiberationSans-Regular.ttf", "truetype/liberation/LiberationSans-Bold.ttf",
+    "truetype/liberation/LiberationSerif-Regular.ttf", "truetype/liberation/LiberationSerif-Bold.ttf",
+    "truetype/liberation/LiberationSansNarrow-Bold.ttf", "truetype/liberation/LiberationMono-Bold.ttf",
+    "truetype/freefont/FreeSerif.ttf", "truetype/freefont/FreeSerifBold.ttf", "truetype/freefont/FreeSans.ttf",
+    "truetype/freefont/FreeSansBold.ttf", "truetype/freefont/FreeMonoBold.ttf",
+    "opentype/urw-base35/C059-Roman.otf", "opentype/urw-base35/C059-Bold.otf",
+    "opentype/urw-base35/P052-Roman.otf", "opentype/urw-base35/P052-Bold.otf",
+    "opentype/urw-base35/NimbusRoman-Regular.otf", "opentype/urw-base35/NimbusRoman-Bold.otf",
+    "opentype/urw-base35/NimbusSans-Regular.otf", "opentype/urw-base35/NimbusSans-Bold.otf",
+    "opentype/urw-base35/NimbusSansNarrow-Regular.otf", "opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "opentype/urw-base35/URWBookman-Light.otf", "opentype/urw-base35/URWBookman-Demi.otf",
+    "opentype/urw-base35/URWGothic-Book.otf", "opentype/urw-base35/URWGothic-Demi.otf",
+    "opentype/urw-base35/NimbusMonoPS-Bold.otf",
+)
 FACE_W = 200
 
 
@@ -53,9 +78,20 @@ class SuitStyle:
 
 
 def _style(rng: random.Random) -> SuitStyle:
+    """A first-generation deck's suit shapes."""
     return SuitStyle(lobe=rng.uniform(0.2, 0.3), spread=rng.uniform(0.22, 0.3), stem=rng.uniform(0.05, 0.12),
                      flare=rng.uniform(0.18, 0.42), spade_round=rng.uniform(0.22, 0.3),
                      heart_cleft=rng.uniform(0.1, 0.3), waist=rng.uniform(0.0, 0.18), aspect=rng.uniform(1.0, 1.25))
+
+
+def _wide_style(rng: random.Random) -> SuitStyle:
+    """A later deck's suit shapes: tight or loose club lobes, thin or heavy stems, straight,
+    pinched or full diamonds, narrow or squat glyphs (the held-out aisleriot-plastic's small
+    tight clubs lie inside these ranges, not inside the first generation's)."""
+    return SuitStyle(lobe=rng.uniform(0.16, 0.33), spread=rng.uniform(0.18, 0.32), stem=rng.uniform(0.03, 0.16),
+                     flare=rng.uniform(0.12, 0.5), spade_round=rng.uniform(0.19, 0.32),
+                     heart_cleft=rng.uniform(0.05, 0.35), waist=rng.uniform(-0.06, 0.24),
+                     aspect=rng.uniform(0.92, 1.35))
 
 
 def _stem(size: float, st: SuitStyle, top: float) -> np.ndarray:
@@ -131,18 +167,28 @@ class DeckStyle:
     gap: float  # rank-to-suit gap / face width
     aspect: float  # face height / width
     pips: bool  # number cards show their pips (else one big glyph)
+    stroke: float = 0.0  # extra rank stroke / rank height (a heavier print of the font)
 
 
 def deck_style(number: int) -> DeckStyle:
     rng = random.Random(f"drawn-deck-{number}")
     paper = (rng.randint(236, 255), rng.randint(232, 252), rng.randint(220, 248))
+    if number < FIRST_GENERATION:
+        return DeckStyle(
+            suits=_style(rng), font=FONTS[number % len(FONTS)], paper=paper,
+            black=(rng.randint(0, 50), rng.randint(0, 50), rng.randint(0, 60)),
+            red=(rng.randint(170, 230), rng.randint(0, 40), rng.randint(0, 50)),
+            four_colour=rng.random() < 0.2, rank_h=(rank_h := rng.uniform(0.11, 0.15)),
+            suit_h=rank_h * rng.uniform(0.8, 1.0), margin=rng.uniform(0.03, 0.06), gap=rng.uniform(0.005, 0.03),
+            aspect=rng.uniform(1.36, 1.5), pips=rng.random() < 0.7)
     return DeckStyle(
-        suits=_style(rng), font=FONTS[number % len(FONTS)], paper=paper,
-        black=(rng.randint(0, 50), rng.randint(0, 50), rng.randint(0, 60)),
-        red=(rng.randint(170, 230), rng.randint(0, 40), rng.randint(0, 50)),
-        four_colour=rng.random() < 0.2, rank_h=(rank_h := rng.uniform(0.11, 0.15)), suit_h=rank_h * rng.uniform(0.8, 1.0),
-        margin=rng.uniform(0.03, 0.06), gap=rng.uniform(0.005, 0.03), aspect=rng.uniform(1.36, 1.5),
-        pips=rng.random() < 0.7)
+        suits=_wide_style(rng), font=WIDE_FONTS[rng.randrange(len(WIDE_FONTS))], paper=paper,
+        black=(rng.randint(0, 60), rng.randint(0, 60), rng.randint(0, 70)),
+        red=(rng.randint(150, 235), rng.randint(0, 50), rng.randint(0, 60)),
+        four_colour=rng.random() < 0.15, rank_h=(rank_h := rng.uniform(0.1, 0.16)),
+        suit_h=rank_h * rng.uniform(0.6, 1.0), margin=rng.uniform(0.025, 0.07), gap=rng.uniform(0.0, 0.035),
+        aspect=rng.uniform(1.36, 1.56), pips=rng.random() < 0.8,
+        stroke=rng.choice((0.0, 0.0, 0.02, 0.04)))
 
 
 def _ink(code: str, st: DeckStyle) -> tuple[int, int, int]:
@@ -157,18 +203,20 @@ def _ink(code: str, st: DeckStyle) -> tuple[int, int, int]:
 
 
 def _font(st: DeckStyle, px: int) -> ImageFont.FreeTypeFont:
-    path = FONT_DIR / st.font
+    path = FONT_ROOT / st.font if "/" in st.font else FONT_DIR / st.font
     if not path.is_file():
-        raise DrawnDeckError(f"font {path} is missing: install the Debian package fonts-dejavu-core (tools/setup.sh)")
+        package = FONT_PACKAGES.get(st.font.rsplit("/", 1)[0], "fonts-dejavu-core")
+        raise DrawnDeckError(f"font {path} is missing: install the Debian package {package} (tools/setup.sh)")
     return ImageFont.truetype(str(path), px)
 
 
 def _text_mask(text: str, st: DeckStyle, height: int) -> np.ndarray:
     """The text's ink as a mask cropped to its glyphs, scaled to ``height`` pixels."""
     font = _font(st, height * 3)
-    x1, y1, x2, y2 = font.getbbox(text)
+    stroke = int(round(st.stroke * height * 3))
+    x1, y1, x2, y2 = font.getbbox(text, stroke_width=stroke)
     canvas = Image.new("L", (x2 - x1 + 4, y2 - y1 + 4), 0)
-    ImageDraw.Draw(canvas).text((2 - x1, 2 - y1), text, font=font, fill=255)
+    ImageDraw.Draw(canvas).text((2 - x1, 2 - y1), text, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
     m = np.asarray(canvas)
     ys, xs = np.nonzero(m > 40)
     m = m[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]

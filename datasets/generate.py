@@ -13,9 +13,10 @@ data set is identical for the same arguments whatever the number of worker proce
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import multiprocessing as mp
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -29,12 +30,17 @@ SPLITS = {"train": 0, "val": 1}
 DESIGN_SPLIT = {"train": "train", "val": "heldout"}
 
 
-def split_designs(split: str) -> list[str]:
+def split_designs(split: str, patterns: Sequence[str] = ()) -> list[str]:
+    """The designs of ``split``; with ``patterns`` (shell globs such as ``drawn-*``), those
+    that match one of them."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {sorted(SPLITS)}, not {split!r}")
     designs = list_designs(DESIGN_SPLIT[split])
+    if patterns:
+        designs = [d for d in designs if any(fnmatch.fnmatchcase(d, pat) for pat in patterns)]
     if not designs:
-        raise RuntimeError(f"no card designs available for split {split!r}")
+        which = f" matching {' '.join(patterns)}" if patterns else ""
+        raise RuntimeError(f"no card designs{which} available for split {split!r}")
     return designs
 
 
@@ -56,20 +62,22 @@ def write_data_yaml(out: Path) -> Path:
     return p
 
 
-def iter_scenes(n: int, seed: int, split: str, cfg: SceneConfig, start: int = 0) -> Iterator[tuple[int, bytes, list[str], dict]]:
-    designs = split_designs(split)
+def iter_scenes(n: int, seed: int, split: str, cfg: SceneConfig, start: int = 0,
+                designs: Sequence[str] = ()) -> Iterator[tuple[int, bytes, list[str], dict]]:
+    designs = split_designs(split, designs)
     for i in range(start, start + n):
         yield _job((seed, SPLITS[split], i, designs, cfg))
 
 
 def generate(out: Path | str, n: int, seed: int, split: str = "train", cfg: SceneConfig | None = None,
-             workers: int = 1, start: int = 0, progress: bool = True) -> dict:
-    """Render ``n`` scenes (indices ``start``..``start+n-1``) of ``split`` into ``out``."""
+             workers: int = 1, start: int = 0, progress: bool = True, designs: Sequence[str] = ()) -> dict:
+    """Render ``n`` scenes (indices ``start``..``start+n-1``) of ``split`` into ``out``, from
+    the split's designs that match one of the globs ``designs`` (all of them when empty)."""
     if n < 0:
         raise ValueError("n must be >= 0")
     cfg = cfg or SceneConfig()
     out = Path(out)
-    designs = split_designs(split)
+    designs = split_designs(split, designs)
     img_dir, lab_dir, meta_dir = out / "images" / split, out / "labels" / split, out / "meta"
     for d in (img_dir, lab_dir, meta_dir):
         d.mkdir(parents=True, exist_ok=True)

@@ -127,11 +127,14 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     t0 = time.time()
-    train_imgs = sorted((synthetic / "images" / "train").glob("*.*"))
-    for extra in extra_sets or []:
-        train_imgs += sorted((extra / "images" / "train").glob("*.*"))
-    xs, ys = _cached(f"train-{synthetic.name}", train_imgs, seed, 3, 3)
-    parts_x, parts_y = [xs], [ys]
+    # each set's patches are cached on their own: a run that adds a set cuts only that one's
+    parts_x, parts_y, train_imgs = [], [], []
+    for train_set in [synthetic, *(extra_sets or [])]:
+        imgs = sorted((train_set / "images" / "train").glob("*.*"))
+        xs, ys = _cached(f"train-{train_set.name}", imgs, seed, 3, 3)
+        parts_x.append(xs)
+        parts_y.append(ys)
+        train_imgs += imgs
     sets: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     sets["synthetic held-out designs"] = _cached(f"val-{synthetic.name}",
                                                  sorted((synthetic / "images" / "val").glob("*.*")), seed + 1, 1, 1)

@@ -19,10 +19,12 @@ done
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
-# --- system packages: card artwork (rendering), a Chinese font (dashboard pictures);
+# --- system packages: card artwork (rendering), a Chinese font (dashboard pictures), the rank
+#     typefaces of the drawn decks (datasets/drawn_decks.py);
 #     test-only: chromium + chromedriver (browser test), postgresql (store tests);
 #     --train: photographic and texture backgrounds for the synthetic training scenes ---
-apt_pkgs=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-wqy-microhei)
+apt_pkgs=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-wqy-microhei
+          fonts-liberation fonts-freefont-ttf fonts-urw-base35)
 [ "$want_test" = 1 ] && apt_pkgs+=(chromium chromium-driver postgresql)
 [ "$want_train" = 1 ] && apt_pkgs+=(gnome-backgrounds plasma-workspace-wallpapers gimp-data)
 missing=()

@@ -21,6 +21,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of decks recoloured as dark cards with light ink (default 0.15; v1 used 0)")
     p.add_argument("--harsh-optics", action="store_true",
                    help="the stronger blur of the v1 data set (a third of the indices unreadable)")
+    p.add_argument("--designs", nargs="+", default=(), metavar="GLOB",
+                   help="only the split's designs matching one of these globs (e.g. 'drawn-*'); "
+                        "default all of them")
     p.add_argument("--workers", type=int, default=1, help="worker processes (the machine has 2 cores)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
@@ -39,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
                       dark_deck_p=args.dark_deck_p, **(HARSH_OPTICS if args.harsh_optics else {}))
     try:
         info = generate(args.out, args.n, args.seed, args.split, cfg, workers=args.workers,
-                        start=args.start, progress=not args.no_progress)
+                        start=args.start, progress=not args.no_progress,
+                        designs=args.designs)
     except (RuntimeError, ValueError) as exc:
         print(f"cardref gen-data: {exc}", file=sys.stderr)
         return 2

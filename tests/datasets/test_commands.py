@@ -26,6 +26,20 @@ def test_gen_data_rejects_bad_arguments(small_library, tmp_path, capsys):
     assert "--dark-deck-p" in capsys.readouterr().err
 
 
+def test_gen_data_draws_only_the_designs_asked_for(small_library, tmp_path, capsys):
+    from cardref.datasets.faces import list_designs
+
+    train = list_designs("train")
+    pattern = train[0].split("-")[0] + "-*"  # its package's designs
+    out = tmp_path / "ds"
+    assert main(["gen-data", "--out", str(out), "--n", "2", "--seed", "4", "--designs", pattern, "--no-progress"]) == 0
+    info = json.loads((out / "meta" / "train_info.json").read_text())
+    assert info["designs"] == [d for d in train if d.startswith(pattern[:-1])]
+    capsys.readouterr()
+    assert main(["gen-data", "--out", str(out), "--n", "2", "--designs", "nothing-*", "--no-progress"]) == 2
+    assert "no card designs matching nothing-*" in capsys.readouterr().err
+
+
 def test_train_needs_a_data_set(tmp_path, capsys):
     assert main(["train", "--data", str(tmp_path / "missing"), "--budget-min", "1"]) == 2
     assert "no data.yaml" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from cardref.datasets import drawn_decks, faces
 from cardref.vision.classes import CLASS_NAMES
 
@@ -43,6 +44,19 @@ def test_decks_differ_in_their_suit_shapes() -> None:
     assert all(differ(c, s) > 10 for c, s in zip(clubs, spades, strict=True))  # a club is not a spade
 
 
+def test_later_decks_widen_the_typefaces_and_suit_shapes() -> None:
+    """The decks after the first generation draw their ranks in more typefaces than DejaVu
+    and their clubs from a wider range (tight lobes like the held-out aisleriot-plastic's)."""
+    first = [drawn_decks.deck_style(n) for n in range(drawn_decks.FIRST_GENERATION)]
+    later = [drawn_decks.deck_style(n) for n in range(drawn_decks.FIRST_GENERATION, drawn_decks.DRAWN_DECKS)]
+    assert {s.font for s in first} <= set(drawn_decks.FONTS)
+    folders = {s.font.rsplit("/", 1)[0] for s in later}
+    assert {"truetype/liberation", "truetype/freefont", "opentype/urw-base35"} <= folders
+    assert folders <= set(drawn_decks.FONT_PACKAGES)
+    assert min(s.suits.lobe for s in later) < min(s.suits.lobe for s in first)
+    assert any(s.stroke > 0 for s in later)
+
+
 def test_drawn_decks_train_and_never_join_the_held_out_split(small_library, monkeypatch) -> None:
     sources = [faces.DesignSource("drawn-00", "drawn", faces.Path("drawn-00")),
                faces.DesignSource("aisleriot-plastic", "aisleriot", faces.AISLERIOT_DIR / "plastic.svgz")]
@@ -61,3 +75,11 @@ def test_without_the_fonts_a_drawn_deck_is_left_out_with_the_reason(small_librar
     faces._all_meta.cache_clear()
     assert faces.list_designs() == []
     assert "fonts-dejavu-core" in faces.design_reasons()["drawn-01"]
+
+
+def test_a_later_deck_without_its_font_names_the_package(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(drawn_decks, "FONT_ROOT", tmp_path / "no-fonts")
+    n = next(n for n in range(drawn_decks.FIRST_GENERATION, drawn_decks.DRAWN_DECKS)
+             if "urw-base35" in drawn_decks.deck_style(n).font)
+    with pytest.raises(drawn_decks.DrawnDeckError, match="fonts-urw-base35"):
+        drawn_decks.draw_deck(n)
