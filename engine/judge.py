@@ -27,7 +27,7 @@ from .events import (
     PlayEvent,
     event_from_json,
 )
-from .referee import DealReferee, UnjudgedDeal
+from .referee import DealReferee, GameRules, UnjudgedDeal
 from .verdict import Fault, Verdict
 
 _SEATED = (HandEvent, PlayEvent, PassEvent, DeclareEvent)
@@ -136,13 +136,21 @@ class Judge:
     def current(self) -> DealRun | None:
         return self.deals[-1] if self.deals else None
 
-    def _start_deal(self, i: int, deal: DealEvent) -> Fault | None:
+    def _open_deal(self, i: int, deal: DealEvent) -> tuple[GameRules | None, Fault | None]:
+        """Close the deal in progress and find the new deal's rules; a game no rules know is
+        recorded as an unjudged deal and answered with its fault (and no rules)."""
         if self.current is not None and self.current.end is None:
             self.current.end = i
         rules = registry.get(deal.game)
         if rules is None:
             self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, None), False, None, None))  # type: ignore[arg-type]
-            return Fault("log.unknown_game", {"game": deal.game, "known": ", ".join(registry.names())})
+            return None, Fault("log.unknown_game", {"game": deal.game, "known": ", ".join(registry.names())})
+        return rules, None
+
+    def _start_deal(self, i: int, deal: DealEvent) -> Fault | None:
+        rules, fault = self._open_deal(i, deal)
+        if rules is None:
+            return fault
         table, hands = SeenCards(rules.composition), SeenCards(rules.composition)
         if deal.seats != rules.seats:
             self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, rules), False, table, hands))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cardref.engine import registry
 from cardref.engine.decks import SeenCards
 from cardref.engine.eventlog import LogLine
 from cardref.engine.events import DealEvent
@@ -29,12 +28,9 @@ class GenericJudge(Judge):
     error = ""
 
     def _start_deal(self, i: int, deal: DealEvent) -> Fault | None:
-        if self.current is not None and self.current.end is None:
-            self.current.end = i
-        rules = registry.get(deal.game)
+        rules, fault = self._open_deal(i, deal)
         if rules is None:
-            self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, None), False, None, None))  # type: ignore[arg-type]
-            return Fault("log.unknown_game", {"game": deal.game, "known": ", ".join(registry.names())})
+            return fault
         self.deals.append(DealRun(i, deal, UnjudgedDeal(deal, i, rules), False, SeenCards(rules.composition),
                                   SeenCards(rules.composition)))
         return Fault("ui.engine_error", {"error": self.error})

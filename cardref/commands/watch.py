@@ -217,6 +217,16 @@ def run(args: argparse.Namespace) -> int:
             _err(f"the referee failed ({type(exc).__name__}: {exc}); logging continues without verdicts")
             return []
 
+    def show(event: object, verdicts: list, text: str) -> None:
+        """Print one written event: a JSON line with its verdicts, or ``text``."""
+        if quiet:
+            return
+        if args.json:
+            print(json.dumps({"event": event.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},  # type: ignore[attr-defined]
+                             ensure_ascii=False), flush=True)
+        else:
+            print(text, flush=True)
+
     if args.append and exists:
         with open(args.out, encoding="utf-8") as old:
             for line in old:
@@ -276,28 +286,15 @@ def run(args: argparse.Namespace) -> int:
                 index, _text = writer.write(event)
                 lines_of[obs.play] = index
                 verdicts = feed(event)
-                if quiet:
-                    continue
-                if args.json:
-                    print(json.dumps({"event": event.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},
-                                     ensure_ascii=False), flush=True)
-                else:
-                    print(describe_play(event, verdicts, args.lang, index), flush=True)
+                show(event, verdicts, describe_play(event, verdicts, args.lang, index))
             for rev in result.revisions:
                 ref = lines_of.get(rev.play)
                 if ref is None:
                     continue
                 fix = correction_event(rev, ref)
                 index, _text = writer.write(fix)
-                verdicts = feed(fix)
-                if quiet:
-                    continue
-                if args.json:
-                    print(json.dumps({"event": fix.to_json(), "verdicts": [v.to_json(args.lang) for v in verdicts]},
-                                     ensure_ascii=False), flush=True)
-                else:
-                    print(f"{rev.t:8.2f}s  correction of line {ref}: {' '.join(rev.before)} → {' '.join(rev.cards)}",
-                          flush=True)
+                show(fix, feed(fix), f"{rev.t:8.2f}s  correction of line {ref}: "
+                                     f"{' '.join(rev.before)} → {' '.join(rev.cards)}")
             if not quiet and not args.json:
                 for c in result.cleared:
                     print(f"{c.t:8.2f}s  {c.zone}: cleared ({len(c.cards)} cards collected)", flush=True)
