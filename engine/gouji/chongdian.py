@@ -44,7 +44,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         sets.append([False, False])
         c["last"] = (shape, cards)
         c["awaiting"] = True
-        _take(ref, seat, cards, shape)
+        ref.take(seat, cards, shape)
         return []
     if seat == opp and c["awaiting"]:
         last_shape, last_cards = c["last"]
@@ -55,7 +55,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)})]
         sets[-1] = [True, shape.pure]
         c["awaiting"] = False
-        _take(ref, seat, cards, shape)
+        ref.take(seat, cards, shape)
         if len(sets) >= 3:
             _finish_chong(ref, c)
         return []
@@ -80,15 +80,6 @@ def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
             ref.phase = "play"
 
 
-def _take(ref: GoujiReferee, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:
-    hand = ref.hands[seat]
-    if hand is not None:
-        hand.remove(cards)
-    if ref.counts[seat] is not None:
-        ref.counts[seat] -= shape.n  # type: ignore[operator]
-    ref.played[seat] += shape.n
-    if shape.base == FOUR:
-        ref.fours_played.add(seat)
 
 
 def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:

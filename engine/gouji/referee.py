@@ -514,17 +514,22 @@ class GoujiReferee(DealReferee):
         if shape.gouji and self.head.get(seat) == "yaotou":
             self.yaotou_left[seat] = self.yaotou_left.get(seat, 0) - 1
 
-    def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
-        faults: list[Fault] = []
+    def take(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:
+        """Take the cards ``seat`` put down out of its hand and counts (a play in turn, or within a 冲点)."""
         hand = self.hands[seat]
         if hand is not None:
             hand.remove(cards)
         if self.counts[seat] is not None:
             self.counts[seat] -= shape.n  # type: ignore[operator]
         self.played[seat] += shape.n
-        self.beaten.pop(seat, None)
         if shape.base == FOUR:
             self.fours_played.add(seat)
+
+    def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
+        faults: list[Fault] = []
+        self.take(seat, cards, shape)
+        self.beaten.pop(seat, None)
+        if shape.base == FOUR:
             keep = []
             for s, j in self.pending_four:
                 if s == seat:
