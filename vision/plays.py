@@ -150,6 +150,16 @@ def _suit_misread(code: str, points: Sequence[Point], tr: Track, near_mm: float)
     return all(min(_dist(p, q) for q in tr.points) <= near_mm for p in points)
 
 
+def _same_card(tr: Track, code: str, old: Track) -> bool:
+    """Can the new card ``tr`` (voted ``code``) be the reported card ``old`` moved?  The same
+    code; or the same rank read with another suit in most frames but as ``old`` in some (a
+    pushed card is read afresh: 10C reported, then 10S in most frames once moved, had made a
+    phantom play; a new 10S laid over the 10C never reads as the 10C)."""
+    if old.code == code:
+        return True
+    return old.code is not None and rank_of(old.code) == rank_of(code) and tr.counts[old.code] > 0
+
+
 def _in_quad(p: Point, quad: Sequence[Point]) -> bool:
     return len(quad) >= 3 and point_in_polygon(p, quad)
 
@@ -522,11 +532,12 @@ class ZoneTracker:
     def _moved(self, cands: list[Track], codes: list[str], t: float) -> bool:
         """Are these "new" cards old ones that were moved?
 
-        Within a zone: every new card is a card of the same code reported there before,
+        Within a zone: every new card is a card reported there before (:func:`_same_card`),
         at most ``nudge_mm`` away, that is no longer in sight (a player straightening or
-        pushing their play).  Into the shared pile: the new cards are (nearly) all the
-        cards, two or more, of one other zone that vanished there just before (a trick
-        pushed into the centre).
+        pushing their play); the moved cards keep the codes they were reported with
+        (``codes`` is updated).  Into the shared pile: the new cards are
+        (nearly) all the cards, two or more, of one other zone that vanished there just
+        before (a trick pushed into the centre).
         The old cards are forgotten where they were; the new ones stay as reported.
         """
         since = min(tr.first_seen for tr in cands) - 0.05
@@ -536,12 +547,14 @@ class ZoneTracker:
         hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - 0.3]
         hits: list[Track] = []
         for tr, code in zip(cands, codes, strict=True):
-            near = [o for o in hidden if o.code == code and o not in hits
+            near = [o for o in hidden if o not in hits and _same_card(tr, code, o)
                     and min(_dist(p, q) for p in tr.points for q in o.points) <= self.s.nudge_mm]
             if not near:
                 break
-            hits.append(min(near, key=lambda o: min(_dist(p, q) for p in tr.points for q in o.points)))
+            # the same code first, then the nearest
+            hits.append(min(near, key=lambda o: (o.code != code, min(_dist(p, q) for p in tr.points for q in o.points))))
         if hits and len(hits) == len(cands):
+            codes[:] = [h.code or c for h, c in zip(hits, codes, strict=True)]
             gone = {h.id for h in hits}
             self.tracks = [tr for tr in self.tracks if tr.id not in gone]
             return True

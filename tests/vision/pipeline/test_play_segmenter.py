@@ -197,6 +197,27 @@ def test_cards_pushed_within_their_zone_are_moved_not_played():
     assert sorted(seg.on_table()["seat0"]) == ["6H", "6S"]
 
 
+def test_a_pushed_card_read_with_another_suit_is_still_moved_not_played():
+    """Seen again after the push, the 10C reads 10S in most frames (a suit misread) but 10C
+    in some: the reported card moved; the zone still holds the 10C that was reported."""
+    x, y = seat0_xy()
+    moved = []
+    for k in range(14):
+        moved.append([card("10C" if k % 3 == 0 else "10S", x + 20, y - 15)])
+    frames = [[card("10C", x, y)]] * 40 + [[]] * 3 + moved
+    plays, _, seg = run(frames)
+    assert [p.cards for p in plays] == [("10C",)]
+    assert seg.on_table()["seat0"] == ["10C"]
+
+
+def test_a_card_of_the_same_rank_laid_where_one_was_hidden_is_a_play():
+    """A 10S that never reads as the 10C it covers is a new card, not the 10C moved."""
+    x, y = seat0_xy()
+    frames = [[card("10C", x, y)]] * 40 + [[]] * 3 + [[card("10S", x + 20, y - 15)]] * 14
+    plays, _, _ = run(frames)
+    assert [p.cards for p in plays] == [("10C",), ("10S",)]
+
+
 def test_a_trick_pushed_into_the_centre_pile_is_not_a_play():
     layout = LAYOUT6
     x, y = seat0_xy(layout)
