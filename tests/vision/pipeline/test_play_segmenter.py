@@ -218,6 +218,26 @@ def test_a_card_of_the_same_rank_laid_where_one_was_hidden_is_a_play():
     assert [p.cards for p in plays] == [("10C",), ("10S",)]
 
 
+def test_a_reported_card_detected_twice_over_is_not_a_second_card():
+    """For a second the detector gives the 7C twice, index on index: still one 7C."""
+    x, y = seat0_xy()
+    one = card("7C", x, y)
+    twice = [one, card("7C", x + 2, y - 1)]
+    revisions = []
+    plays, _, seg = run([[one]] * 12 + [twice] * 10 + [[one]] * 20, revisions=revisions)
+    assert [p.cards for p in plays] == [("7C",)] and revisions == []
+    assert seg.on_table()["seat0"] == ["7C"]
+
+
+def test_two_cards_of_one_code_side_by_side_are_two():
+    """A second 7C laid beside the first (another deck's): a new card, even with both in sight."""
+    x, y = seat0_xy()
+    frames = [[card("7C", x, y)]] * 40 + [[card("7C", x, y), card("7C", x + 30, y + 10)]] * 15
+    plays, _, seg = run(frames)
+    assert [p.cards for p in plays] == [("7C",), ("7C",)]
+    assert seg.on_table()["seat0"] == ["7C", "7C"]
+
+
 def test_a_trick_pushed_into_the_centre_pile_is_not_a_play():
     layout = LAYOUT6
     x, y = seat0_xy(layout)
