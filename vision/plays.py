@@ -49,6 +49,7 @@ class SegmenterSettings:
     code_penalty_mm: float = 30.0  # matching prefers the same code by this much
     misread_mm: float = 7.0  # another code this close to a reported card is a misread of it
     suit_misread_mm: float = 12.0  # … and so is a card of its rank whose indices all lie this close to its
+    twice_mm: float = 9.0  # a new card of a reported card's code with its indices this close to that card's is it seen twice
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
     restore_s: float = 2.5  # cleared cards seen again this soon are restored, not replayed
@@ -162,12 +163,15 @@ def _same_card(tr: Track, code: str, old: Track) -> bool:
 
 def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     """Is the new card ``tr`` the reported card ``old`` detected a second time?  The same code,
-    as many indices (two or more), each within ``near_mm`` of its own index of ``old``.  The
-    detector can give one card twice for some frames (its two indices paired twice over);
-    a second card of that code laid so exactly over the first would hide it, so the two are
+    and each index within ``near_mm`` of its own index of ``old``: all of them (two or more),
+    or one alone on a card reported with two or more.  The detector can give one card twice
+    for some frames: its two indices paired twice over, or one of them left out of the pair
+    (another card's index between them, a hand over it) and given as a card of its own.  A
+    second card of that code laid so exactly over the first would hide it, so the two are
     never seen side by side.  In simulated deals of held-out designs such doubles had made
-    four plays wrong (7C read 7C 7C)."""
-    if tr.best != old.best or len(tr.points) < 2 or len(tr.points) != len(old.points):
+    nine plays wrong or phantom (7C read 7C 7C; a lone 4H of a card under the JD just played)."""
+    n = len(tr.points)
+    if tr.best != old.best or len(old.points) < 2 or not (n == 1 or n == len(old.points)):
         return False
     free = list(old.points)
     for p in tr.points:
@@ -430,7 +434,7 @@ class ZoneTracker:
         down = [tr for tr in self.tracks if tr.committed]
         misread = {tr.id for tr in cands
                    if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
-                          or _seen_twice(tr, o, self.s.misread_mm) for o in down)}
+                          or _seen_twice(tr, o, self.s.twice_mm) for o in down)}
         if misread:
             self.tracks = [tr for tr in self.tracks if tr.id not in misread]
             cands = [tr for tr in cands if tr.id not in misread]

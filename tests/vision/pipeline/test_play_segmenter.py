@@ -229,6 +229,18 @@ def test_a_reported_card_detected_twice_over_is_not_a_second_card():
     assert seg.on_table()["seat0"] == ["7C"]
 
 
+def test_one_index_of_a_reported_card_given_alone_is_not_a_new_card():
+    """The 4H under the JD just played: its two indices, read as one 4H before, now come as
+    two lone 4H (the JD's index between them): the JD is the play, not "4H JD"."""
+    x, y = seat0_xy()
+    four = card("4H", x, y)
+    split = [card("4H", x, y, both=False), TableCard("4H", 0.9, ((x + 50, y + 75),), four.zone)]
+    jd = card("JD", x + 25, y + 20)
+    plays, _, seg = run([[four]] * 40 + [split + [jd]] * 25)
+    assert [p.cards for p in plays] == [("4H",), ("JD",)]
+    assert sorted(seg.on_table()["seat0"]) == ["4H", "JD"]
+
+
 def test_two_cards_of_one_code_side_by_side_are_two():
     """A second 7C laid beside the first (another deck's): a new card, even with both in sight."""
     x, y = seat0_xy()
@@ -236,6 +248,10 @@ def test_two_cards_of_one_code_side_by_side_are_two():
     plays, _, seg = run(frames)
     assert [p.cards for p in plays] == [("7C",), ("7C",)]
     assert seg.on_table()["seat0"] == ["7C", "7C"]
+    # and in a fan, the card under the other showing one index beside the first one's
+    frames = [[card("7C", x + 17, y)]] * 40 + [[card("7C", x, y, both=False), card("7C", x + 17, y)]] * 15
+    plays, _, seg = run(frames)
+    assert [p.cards for p in plays] == [("7C",), ("7C",)]
 
 
 def test_a_trick_pushed_into_the_centre_pile_is_not_a_play():
