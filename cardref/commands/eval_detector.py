@@ -43,6 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enrolled-real", action="store_true",
                    help="also score deck enrolment on the held-out real photos: per deck, every other photo "
                         "enrols it (labelled corners), the rest are named with and without the profile")
+    p.add_argument("--detect-path", action="store_true",
+                   help="also score the held-out real photos through the product's own detector, as cardref "
+                        "detect runs it (shipped finder export, fastest backend, each photo at full and half "
+                        "size, --namer and --suit-reader)")
     p.add_argument("--write-card", action="store_true",
                    help="store the results in models/model-card.json and models/README.md")
     p.add_argument("--json", help="also write the results to this JSON file")
@@ -92,6 +96,16 @@ def run(args: argparse.Namespace) -> int:
             name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)
+    if args.detect_path and args.real:
+        from cardref.datasets.evaluate import evaluate_real_detect
+
+        res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
+                                   held_out_only=not args.all_real)
+        name = f"real photos (real-cards{'' if args.all_real else ', held out'}, through cardref detect)"
+        results[name] = res
+        f1 = res["card_f1"]
+        print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f}); by deck: "
+              + ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items()), flush=True)
     enrolled = None
     if args.enrolled_real and namer is not None and args.real:
         from cardref.datasets.evaluate import evaluate_real_enrolled

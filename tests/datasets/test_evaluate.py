@@ -32,6 +32,47 @@ def test_match_and_confusion():
     assert "truth\\pred" in format_confusion(c)
 
 
+def test_the_detect_path_scores_each_photo_and_each_deck(small_library, tmp_path, monkeypatch):
+    """--detect-path: every held-out photo through the product's detector (here a stand-in
+    that sees the labelled cards of the standard-deck photos and nothing on the others)."""
+    import shutil
+
+    from cardref.datasets import evaluate
+    from cardref.datasets.generate import generate
+    from cardref.vision import detector
+    from cardref.vision.classes import CLASS_NAMES
+
+    generate(tmp_path / "set", 3, seed=5, split="val", workers=1, progress=False)
+    src = tmp_path / "real"
+    (src / "images").mkdir(parents=True)
+    (src / "labels").mkdir()
+    (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
+    names = ["phone-android-0", "phone-android-1", "phone-iphone-0"]  # android-0 is the tuning split's
+    for name, img in zip(names, sorted((tmp_path / "set" / "images" / "val").iterdir()), strict=True):
+        shutil.copy(img, src / "images" / f"{name}.jpg")
+        shutil.copy(tmp_path / "set" / "labels" / "val" / f"{img.stem}.txt", src / "labels" / f"{name}.txt")
+    root = evaluate.mapped_real_cards(src, tmp_path / "mapped").parent
+    truth = {n: evaluate._cards(evaluate.read_yolo_labels(root / "labels" / f"{n}.txt", 320, 320)) for n in names}
+    order = ["phone-android-1", "phone-iphone-0"]  # the held-out photos, in the order they are read
+
+    class Seeing:
+        name = "stand-in"
+
+        def detect(self, frame):
+            name = order.pop(0)
+            seen = truth[name] if name.startswith("phone-android") else {}
+            return [type("Card", (), {"card": code})() for code, n in seen.items() for _ in range(n)]
+
+    monkeypatch.setattr(detector, "load_detector", lambda *a, **k: Seeing())
+    out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped")
+    assert order == [] and out["images"] == 2
+    assert out["backend"] == "stand-in" and out["scales"] == [1.0, 0.5]
+    assert out["card_f1_by_deck"] == {"standard deck (phone-android, held-out part)": 1.0,
+                                      "black-and-gold deck (phone-iphone)": 0.0}
+    assert out["card_f1"]["cards_pred"] == sum(truth["phone-android-1"].values())
+    assert out["card_f1"]["cards_true"] == sum(truth["phone-android-1"].values()) + sum(truth["phone-iphone-0"].values())
+
+
 def test_real_cards_labels_are_mapped(tmp_path):
     src = tmp_path / "src"
     (src / "images").mkdir(parents=True)
