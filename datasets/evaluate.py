@@ -111,6 +111,12 @@ def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]
     return tune, [p for p in images if p not in tuned]
 
 
+def _real_images(root: Path, held_out_only: bool, limit: int | None) -> list[Path]:
+    """The mapped real photos to score: those held out from tuning, or all; the first ``limit``."""
+    images = real_cards_split(root)[1] if held_out_only else sorted((root / "images").iterdir())
+    return images[:limit] if limit else images
+
+
 def real_cards_split_if_present() -> tuple[list[Path], list[Path]]:
     """:func:`real_cards_split` of the shared real-cards set, or two empty lists without it."""
     try:
@@ -339,8 +345,7 @@ def evaluate_real(weights: Path, imgsz: int = 320, conf: float | None = None, sr
     model = YOLO(str(weights), task="detect")
     y = mapped_real_cards(src)
     root = y.parent
-    images = real_cards_split(root)[1] if held_out_only else sorted((root / "images").iterdir())
-    images = images[:limit] if limit else images
+    images = _real_images(root, held_out_only, limit)
     truth_corners = []
     for p in images:
         h, w = cv2.imread(str(p)).shape[:2]
@@ -374,8 +379,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     det = load_detector(backend, namer=namer if namer is not None else False, scales=PHOTO_SCALES,
                         suit_reader=suit_reader if suit_reader is not None else False)
     root = mapped_real_cards(src, mapped).parent
-    images = real_cards_split(root)[1] if held_out_only else sorted((root / "images").iterdir())
-    images = images[:limit] if limit else images
+    images = _real_images(root, held_out_only, limit)
     pred: list[Counter] = []
     truth: list[Counter] = []
     for p in images:
