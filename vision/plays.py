@@ -573,12 +573,13 @@ class ZoneTracker:
         hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - 0.3]
         hits: list[Track] = []
         for tr, code in zip(cands, codes, strict=True):
-            near = [o for o in hidden if o not in hits and _same_card(tr, code, o)
-                    and min(_dist(p, q) for p in tr.points for q in o.points) <= self.s.nudge_mm]
+            gaps = [(min(_dist(p, q) for p in tr.points for q in o.points), o)
+                    for o in hidden if o not in hits and _same_card(tr, code, o)]
+            near = [(gap, o) for gap, o in gaps if gap <= self.s.nudge_mm]
             if not near:
                 break
             # the same code first, then the nearest
-            hits.append(min(near, key=lambda o: (o.code != code, min(_dist(p, q) for p in tr.points for q in o.points))))
+            hits.append(min(near, key=lambda g: (g[1].code != code, g[0]))[1])
         if hits and len(hits) == len(cands):
             codes[:] = [h.code or c for h, c in zip(hits, codes, strict=True)]
             gone = {h.id for h in hits}
