@@ -15,6 +15,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--extra", action="append", default=[], help="another generated set whose train split is added")
     p.add_argument("--budget-min", type=float, default=0.0, help="wall-clock budget in minutes (required to train)")
     p.add_argument("--no-real", action="store_true", help="do not add the real-cards tuning split")
+    p.add_argument("--real-repeat", type=int, default=4,
+                   help="how many times the real-cards tuning patches are listed (they are few beside the scenes')")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine over the budget)")
@@ -34,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
         print("cardref train-namer: --export-only goes with --resume (it exports that run's checkpoint)",
               file=sys.stderr)
         return 2
+    if args.real_repeat < 1:
+        print("cardref train-namer: --real-repeat must be >= 1 (--no-real leaves the photos out)", file=sys.stderr)
+        return 2
     if args.budget_min <= 0 and not args.export_only:
         print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
         return 2
@@ -43,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
               " (make one with cardref gen-data)", file=sys.stderr)
         return 2
     try:
-        card = train_namer(data, args.budget_min, with_real=not args.no_real, batch=args.batch, lr=args.lr,
+        card = train_namer(data, args.budget_min, with_real=not args.no_real, real_repeat=args.real_repeat, batch=args.batch, lr=args.lr,
                            threads=args.threads, models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
                            init=args.init, export_only=args.export_only)
