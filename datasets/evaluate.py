@@ -369,17 +369,21 @@ REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
 
 def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path = REAL_CARDS,
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
-                         mapped: Path = MAPPED_DIR) -> dict:
+                         mapped: Path = MAPPED_DIR, scales: tuple[float, ...] | None = None,
+                         tuning: bool = False) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
-    as it is and at half size), the namer at four turns, the merge and the suit reader."""
+    as it is and shrunk, PHOTO_SCALES, or ``scales``), the namer at four turns, the merge and
+    the suit reader.  ``tuning`` scores the tuning photos instead of the held-out ones (to
+    choose a setting without looking at the photos it is reported on)."""
     import cv2
     from cardref.vision.detector import PHOTO_SCALES, load_detector
 
-    det = load_detector(backend, namer=namer if namer is not None else False, scales=PHOTO_SCALES,
+    scales = tuple(scales or PHOTO_SCALES)
+    det = load_detector(backend, namer=namer if namer is not None else False, scales=scales,
                         suit_reader=suit_reader if suit_reader is not None else False)
     root = mapped_real_cards(src, mapped).parent
-    images = _real_images(root, held_out_only, limit)
+    images = real_cards_split(root)[0][:limit] if tuning else _real_images(root, held_out_only, limit)
     pred: list[Counter] = []
     truth: list[Counter] = []
     for p in images:
@@ -393,8 +397,9 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
         if idx:
             by_deck[deck] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
     return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck,
-            "backend": det.name, "scales": list(PHOTO_SCALES), "suit_reader": suit_reader is not None,
-            "images_used": "held out from tuning (real_cards_split)" if held_out_only else "all"}
+            "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
+            "images_used": ("the tuning photos (real_cards_split)" if tuning else
+                            "held out from tuning (real_cards_split)" if held_out_only else "all")}
 
 
 def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: float | None = None,

@@ -30,16 +30,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--namer", type=Path, default=None,
                    help="corner namer model (.onnx) that names each box (default: the shipped "
                         "models/corner-namer.onnx when the detector is class-agnostic)")
-    p.add_argument("--scales", type=_scales, default=None, metavar="S[,S...]",
-                   help="frame scales to look at, pooled (default 1,0.5: the image as it is and at half "
-                        "size, for close-up photos; '--scales 1' for webcam frames, as cardref watch does)")
+    p.add_argument("--scales", type=scales_arg, default=None, metavar="S[,S...]",
+                   help="frame scales to look at, pooled (default 1,0.4: the image as it is and shrunk "
+                        "to 0.4, for close-up photos; '--scales 1' for webcam frames, as cardref watch does)")
     p.add_argument("--deck", type=Path, metavar="DECK.npz",
                    help="a deck enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
 
 
-def _scales(text: str) -> tuple[float, ...]:
+def scales_arg(text: str) -> tuple[float, ...]:
     try:
         return tuple(float(v) for v in text.split(","))
     except ValueError as exc:

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardref.commands.detect import scales_arg
+
 HELP = "evaluate the card detector on held-out synthetic designs and on real photos; update the model card"
 
 
@@ -32,6 +34,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "('' for none; goes with --namer)")
     p.add_argument("--all-real", action="store_true",
                    help="score every real photo, also those the models were tuned on (default: held-out ones)")
+    p.add_argument("--photo-scales", type=scales_arg, default=None, metavar="S[,S...]",
+                   help="with --detect-path: the scales to look at each photo at (default: cardref detect's)")
+    p.add_argument("--tuning-real", action="store_true",
+                   help="with --detect-path: score the real tuning photos instead, to choose a setting without "
+                        "looking at the held-out ones (not written to the card)")
     p.add_argument("--limit", type=int, help="evaluate only the first N images of each set")
     p.add_argument("--no-map", action="store_true", help="skip the Ultralytics val (mAP) pass")
     p.add_argument("--suit-probe", action="store_true",
@@ -45,8 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "enrols it (labelled corners), the rest are named with and without the profile")
     p.add_argument("--detect-path", action="store_true",
                    help="also score the held-out real photos through the product's own detector, as cardref "
-                        "detect runs it (shipped finder export, fastest backend, each photo at full and half "
-                        "size, --namer and --suit-reader)")
+                        "detect runs it (shipped finder export, fastest backend, each photo at the "
+                        "photo scales, --namer and --suit-reader)")
     p.add_argument("--write-card", action="store_true",
                    help="store the results in models/model-card.json and models/README.md")
     p.add_argument("--json", help="also write the results to this JSON file")
@@ -100,9 +107,13 @@ def run(args: argparse.Namespace) -> int:
         from cardref.datasets.evaluate import evaluate_real_detect
 
         res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
-                                   held_out_only=not args.all_real)
-        name = f"real photos (real-cards{'' if args.all_real else ', held out'}, through cardref detect)"
-        results[name] = res
+                                   held_out_only=not args.all_real, scales=args.photo_scales,
+                                   tuning=args.tuning_real)
+        which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
+        name = f"real photos (real-cards{which}, through cardref detect, scales {','.join(map(str, res['scales']))})"
+        if not args.tuning_real and args.photo_scales is None:
+            name = f"real photos (real-cards{which}, through cardref detect)"
+            results[name] = res
         f1 = res["card_f1"]
         print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f}); by deck: "
               + ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items()), flush=True)

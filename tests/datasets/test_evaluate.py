@@ -66,11 +66,18 @@ def test_the_detect_path_scores_each_photo_and_each_deck(small_library, tmp_path
     monkeypatch.setattr(detector, "load_detector", lambda *a, **k: Seeing())
     out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped")
     assert order == [] and out["images"] == 2
-    assert out["backend"] == "stand-in" and out["scales"] == [1.0, 0.5]
+    assert out["backend"] == "stand-in" and out["scales"] == [1.0, 0.4]
     assert out["card_f1_by_deck"] == {"standard deck (phone-android, held-out part)": 1.0,
                                       "black-and-gold deck (phone-iphone)": 0.0}
     assert out["card_f1"]["cards_pred"] == sum(truth["phone-android-1"].values())
     assert out["card_f1"]["cards_true"] == sum(truth["phone-android-1"].values()) + sum(truth["phone-iphone-0"].values())
+    # a setting is chosen on the tuning photos (android-0 here), at the scales asked for
+    order[:] = ["phone-android-0"]
+    asked = {}
+    monkeypatch.setattr(detector, "load_detector", lambda *a, **k: asked.update(k) or Seeing())
+    out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped", scales=(1.0, 0.3), tuning=True)
+    assert order == [] and out["images"] == 1 and asked["scales"] == (1.0, 0.3) and out["scales"] == [1.0, 0.3]
+    assert out["images_used"].startswith("the tuning photos") and out["card_f1"]["f1"] == 1.0
 
 
 def test_real_cards_labels_are_mapped(tmp_path):
