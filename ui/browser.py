@@ -38,10 +38,14 @@ def free_port() -> int:
 
 
 def streamlit_command(port: int, host: str = "127.0.0.1", headless: bool = True) -> list[str]:
-    """The ``streamlit run`` command line for the dashboard (no telemetry, no browser)."""
+    """The ``streamlit run`` command line for the dashboard (no telemetry; a browser window
+    unless ``headless``).  Streamlit's first run on a machine asks for an e-mail address on
+    the terminal when it is not headless, and waits: the dashboard did not come up until
+    someone pressed Enter, so the prompt is turned off."""
     return [sys.executable, "-m", "streamlit", "run", str(APP),
             "--server.address", host, "--server.port", str(port),
             "--server.headless", "true" if headless else "false",
+            "--server.showEmailPrompt", "false",
             "--browser.gatherUsageStats", "false",
             "--server.fileWatcherType", "none",
             "--global.developmentMode", "false",

@@ -17,6 +17,14 @@ def test_print_command_binds_to_localhost_without_telemetry(capsys) -> None:
     assert cmd.split()[4].endswith("ui/app.py")
 
 
+def test_a_window_opening_launch_never_waits_for_an_email_prompt(capsys) -> None:
+    """Without --headless, streamlit's first run on a machine asked for an e-mail address on
+    the terminal and waited, so the README's first command never brought the dashboard up."""
+    assert main(["ui", "--print-command"]) == 0
+    cmd = capsys.readouterr().out
+    assert "--server.headless false" in cmd and "--server.showEmailPrompt false" in cmd
+
+
 def test_bad_arguments_are_refused_with_a_reason(capsys, tmp_path) -> None:
     assert main(["ui", "--log", str(tmp_path / "missing.jsonl")]) == 2
     assert "no such log file" in capsys.readouterr().err
