@@ -110,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
                                    held_out_only=not args.all_real, scales=args.photo_scales,
                                    tuning=args.tuning_real)
         which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
-        name = f"real photos (real-cards{which}, through cardref detect, scales {','.join(map(str, res['scales']))})"
-        if not args.tuning_real and args.photo_scales is None:
-            name = f"real photos (real-cards{which}, through cardref detect)"
+        trial = args.tuning_real or args.photo_scales is not None  # choosing a setting: printed, not carded
+        scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
+        name = f"real photos (real-cards{which}, through cardref detect{scales})"
+        if not trial:
             results[name] = res
         f1 = res["card_f1"]
         print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f}); by deck: "

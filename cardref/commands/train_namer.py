@@ -48,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
               " (make one with cardref gen-data)", file=sys.stderr)
         return 2
     try:
-        card = train_namer(data, args.budget_min, with_real=not args.no_real, real_repeat=args.real_repeat, batch=args.batch, lr=args.lr,
-                           threads=args.threads, models_dir=Path(args.out) if args.out else MODELS_DIR,
+        card = train_namer(data, args.budget_min, with_real=not args.no_real, real_repeat=args.real_repeat,
+                           batch=args.batch, lr=args.lr, threads=args.threads,
+                           models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
                            init=args.init, export_only=args.export_only)
     except FileNotFoundError as exc:
