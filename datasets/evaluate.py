@@ -395,7 +395,8 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     for deck, prefix in REAL_DECKS.items():
         idx = [i for i, p in enumerate(images) if p.name.startswith(prefix)]
         if idx:
-            by_deck[deck] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
+            label = deck.replace("held-out part", "tuning part") if tuning else deck
+            by_deck[label] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
     return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck,
             "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
             "images_used": ("the tuning photos (real_cards_split)" if tuning else

@@ -78,6 +78,7 @@ def test_the_detect_path_scores_each_photo_and_each_deck(small_library, tmp_path
     out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped", scales=(1.0, 0.3), tuning=True)
     assert order == [] and out["images"] == 1 and asked["scales"] == (1.0, 0.3) and out["scales"] == [1.0, 0.3]
     assert out["images_used"].startswith("the tuning photos") and out["card_f1"]["f1"] == 1.0
+    assert out["card_f1_by_deck"] == {"standard deck (phone-android, tuning part)": 1.0}
 
 
 def test_real_cards_labels_are_mapped(tmp_path):
