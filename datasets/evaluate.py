@@ -111,9 +111,13 @@ def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]
     return tune, [p for p in images if p not in tuned]
 
 
-def _real_images(root: Path, held_out_only: bool, limit: int | None) -> list[Path]:
-    """The mapped real photos to score: those held out from tuning, or all; the first ``limit``."""
-    images = real_cards_split(root)[1] if held_out_only else sorted((root / "images").iterdir())
+def _real_images(root: Path, held_out_only: bool, limit: int | None, tuning: bool = False) -> list[Path]:
+    """The mapped real photos to score: those held out from tuning, or all, or (``tuning``)
+    the tuning ones; the first ``limit``."""
+    if tuning or held_out_only:
+        images = real_cards_split(root)[0 if tuning else 1]
+    else:
+        images = sorted((root / "images").iterdir())
     return images[:limit] if limit else images
 
 
@@ -383,7 +387,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     det = load_detector(backend, namer=namer if namer is not None else False, scales=scales,
                         suit_reader=suit_reader if suit_reader is not None else False)
     root = mapped_real_cards(src, mapped).parent
-    images = real_cards_split(root)[0][:limit] if tuning else _real_images(root, held_out_only, limit)
+    images = _real_images(root, held_out_only, limit, tuning)
     pred: list[Counter] = []
     truth: list[Counter] = []
     for p in images:
