@@ -202,6 +202,15 @@ _TEXT: dict[str, tuple[str, str]] = {
     "setup.corners_saved": ("标定已保存到 {path}", "Calibration saved to {path}"),
     "setup.corners_reset": ("重新点选", "Click again"),
     "setup.no_frame": ("没有画面可以标定。", "No picture to calibrate on."),
+    "setup.scale_ok": ("画面中一张牌约 {px} 像素高（检测器按 {lo}–{hi} 像素训练）：合适。",
+                       "A card is about {px} px tall in the picture (the detector is trained on {lo}-{hi} px): good."),
+    "setup.scale_small": ("画面中一张牌只有约 {seen} 像素高（检测器按 {lo}–{hi} 像素训练）：请把摄像头放低、"
+                          "拉近，或用更高的分辨率。",
+                          "A card is only about {seen} px tall as the detector sees it (it is trained on {lo}-{hi} "
+                          "px): lower the camera, zoom in or use a higher resolution."),
+    "setup.scale_large": ("画面中一张牌约 {seen} 像素高，超出检测器的训练范围（{lo}–{hi} 像素）：请把摄像头升高或拉远。",
+                          "A card is about {seen} px tall as the detector sees it, more than it is trained on "
+                          "({lo}-{hi} px): raise the camera or zoom out."),
     "setup.live_only": ("当前是回放：新的事件会追加到本次会话的日志副本中。",
                         "This is a replay: new events go to this session's copy of the log."),
 }

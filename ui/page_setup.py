@@ -221,6 +221,8 @@ def _calibration(lang: str, writable: bool) -> None:
         draw_overlay(shown, zones=zone_polygons(cal))
         cv2.polylines(shown, [np.asarray(corners, dtype=np.int32).reshape(-1, 1, 2)], True, (255, 255, 255), 2)
     st.image(screen.frame_rgb(shown), width="stretch")
+    if cal is not None:
+        _camera_check(cal, (w, h), lang)
     cfg, _ = state.config()
     target = Path(cfg.calibration or "calibration.json")
     if cal is not None and st.button(tr("setup.corners_save", lang), key="su_cal_save", disabled=not writable):
@@ -230,6 +232,16 @@ def _calibration(lang: str, writable: bool) -> None:
             if table.runner is not None:
                 table.runner.set_calibration(cal)
         st.success(tr("setup.corners_saved", lang, path=target))
+
+
+def _camera_check(cal: Any, size: tuple[int, int], lang: str) -> None:
+    """Whether the cards are as many pixels tall as the detector reads (``vision.detector.scale``)."""
+    from cardref.vision.detector.scale import TRAINED_CARD_PX, scale_advice
+
+    check = scale_advice(cal.card_height_px(), size)
+    text = tr(f"setup.scale_{check.verdict}", lang, px=round(check.card_px), seen=round(check.seen_px),
+              lo=round(TRAINED_CARD_PX[0]), hi=round(TRAINED_CARD_PX[1]))
+    (st.caption if check.ok else st.warning)(text)
 
 
 def render() -> None:

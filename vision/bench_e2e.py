@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cardref.engine.events import GAME_SEATS
+from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
 
 MATCH_WINDOW_S = 2.0
 
@@ -107,14 +108,16 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
              realtime: bool = False, tune: list[str] | None = None,
-             detections_dir: Path | None = None, design: str | None = None, enrol: bool = False) -> DealScore:
+             detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
+             resolution: tuple[int, int] = DEFAULT_RESOLUTION) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, tuned
-    from cardref.vision.simulate import simulate_to_dir
+    from cardref.vision.simulate import CameraStyle, simulate_to_dir
     from cardref.vision.watch import Pipeline
 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
-    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design)
+    style = CameraStyle(size=resolution)
+    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design, style=style)
     truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
     enrol_problem = None
     if detector_kind == "oracle":
@@ -123,12 +126,12 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend)
-        enrolled, enrol_problem = _enrol(detector, game, seed, sim.design, split) if enrol else (None, None)
+        enrolled, enrol_problem = _enrol(detector, game, seed, sim.design, split, style) if enrol else (None, None)
         detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
                 game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend,
-                enrolled=enrol))
+                enrolled=enrol, resolution=resolution))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
@@ -168,7 +171,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         done_after = clock - frame.t if realtime else r.seconds
         frames += 1
         if truth_frames is not None:
-            _score_detections(score_det, truth_frames.get(frame.index, []), r.detections)
+            _score_detections(score_det, truth_frames.get(frame.index, []), r.detections,
+                              tol_px=12.0 * resolution[0] / DEFAULT_RESOLUTION[0])
         busy += r.seconds
         for p in r.plays:
             # the event exists once this frame is processed: add its processing time
@@ -201,13 +205,14 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     return score
 
 
-def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None) -> tuple[Any, str | None]:
+def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None,
+           style: Any = None) -> tuple[Any, str | None]:
     """The deck of the deal enrolled from a simulated layout frame of it (same table and
     camera, another moment), as a referee would before the game (``--enrol``), or why not."""
     from cardref.vision.detector.deck import DeckProfileError, enrol_layout
     from cardref.vision.simulate.layout import render_layout
 
-    frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split)
+    frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split, style=style)
     try:
         return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}").profile, None
     except DeckProfileError as exc:  # a referee would lay the cards out again; the deal is played without
@@ -266,7 +271,8 @@ def _model_detector(model: str | None, backend: str) -> Any:
 
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
-                   model: str | None, backend: str, enrolled: bool = False) -> str:
+                   model: str | None, backend: str, enrolled: bool = False,
+                   resolution: tuple[int, int] = DEFAULT_RESOLUTION) -> str:
     """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
     code) and what found and named them (model files, backend).  The merge runs again at
     every replay."""
@@ -283,7 +289,8 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
 
         files += [Path(deck.__file__), Path(namer.__file__)]
     digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
-    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}-{digest}.jsonl"
+    size = "" if resolution == DEFAULT_RESOLUTION else f"-{resolution[0]}x{resolution[1]}"
+    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}{size}-{digest}.jsonl"
 
 
 def _corner_row(c: Any) -> list[Any]:
@@ -407,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plays", type=int, default=30, help="plays per deal (default 30; 0 = whole deal)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed")
     ap.add_argument("--settle", type=float, default=0.5)
+    ap.add_argument("--resolution", type=resolution_arg, default=DEFAULT_RESOLUTION, metavar="WxH",
+                    help="camera resolution of the simulated videos (default 1280x720; see cardref simulate)")
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
     ap.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
@@ -477,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
-                             enrol=args.enrol)
+                             enrol=args.enrol, resolution=args.resolution)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
@@ -497,11 +506,13 @@ def main(argv: list[str] | None = None) -> int:
     summary["wall_s"] = round(time.time() - t0, 1)
     summary["designs"] = designs
     summary["enrolled"] = args.enrol
+    summary["resolution"] = f"{args.resolution[0]}x{args.resolution[1]}"
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
         tot = summary["total"]
         how = args.detector + ("/" + args.noise if args.detector == "oracle" else "") + (", deck enrolled" if args.enrol else "")
+        how += f", {summary['resolution']}"
         print(f"\nTOTAL over {tot['deals']} deals ({how}): "
               f"{tot['exact']}/{tot['plays']} plays exact ({100 * (tot['exact_rate'] or 0):.2f}%), "
               f"{tot['wrong']} wrong, {tot['missed']} missed, {tot['phantom']} phantom, "

@@ -29,6 +29,8 @@ MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 CALIBRATION_VERSION = 1
+#: A standard (poker-size) playing card's height; bridge-size cards are 88.9 mm.
+CARD_HEIGHT_MM = 88.0
 
 
 class CalibrationError(ValueError):
@@ -89,6 +91,14 @@ class Calibration:
 
     def with_layout(self, layout: SeatLayout) -> Calibration:
         return replace(self, layout=layout)
+
+    def card_height_px(self, card_h_mm: float = CARD_HEIGHT_MM) -> float:
+        """How many pixels tall a card is at the table's centre (the mean of its height laid
+        along and across the table: the camera may look slightly obliquely)."""
+        cx, cy = self.table_mm[0] / 2, self.table_mm[1] / 2
+        h = card_h_mm / 2
+        ends = self.to_image([(cx, cy - h), (cx, cy + h), (cx - h, cy), (cx + h, cy)])
+        return float((np.linalg.norm(ends[1] - ends[0]) + np.linalg.norm(ends[3] - ends[2])) / 2)
 
     def check_frame(self, width: int, height: int) -> None:
         """Raise when frames of this size cannot use this calibration."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
+
 HELP = "simulate a deal on a camera-watched table: DIR/video.mp4, DIR/truth.jsonl, DIR/calibration.json"
 
 
@@ -19,6 +21,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--designs", choices=("heldout", "train", "all"), default="all",
                    help="choose the design among the detector's held-out or training designs (default all)")
     p.add_argument("--noise", type=float, default=4.0, help="camera noise (sensor sigma, default 4)")
+    p.add_argument("--resolution", type=resolution_arg, default=DEFAULT_RESOLUTION, metavar="WxH",
+                   help="camera resolution (default 1280x720); the camera stays where it is, so 1920x1080 "
+                        "sees every card 1.5 times as many pixels across")
     p.add_argument("--shake", type=float, default=0.8, help="camera shake in pixels (default 0.8)")
     p.add_argument("--bump-at", type=float, metavar="SEC", help="knock the camera at this second (recalibration test)")
     p.add_argument("--pile", action="store_true",
@@ -41,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fps <= 0 or (args.max_plays is not None and args.max_plays <= 0) or args.illegal < 0:
         print("cardref simulate: --fps and --max-plays must be positive, --illegal >= 0", file=sys.stderr)
         return 2
-    style = CameraStyle(noise=args.noise, shake_px=args.shake, bump_at=args.bump_at)
+    style = CameraStyle(size=args.resolution, noise=args.noise, shake_px=args.shake, bump_at=args.bump_at)
     try:
         result = simulate_to_dir(args.game, args.seed, args.out, illegal=args.illegal, max_plays=args.max_plays,
                                  fps=args.fps, design=args.design, style=style, use_engine=not args.fallback_deal,

@@ -272,6 +272,14 @@ def run(args: argparse.Namespace) -> int:
             if result.recalibrated and not quiet:
                 print(f"[calibration] camera moved at {frame.t:.1f}s: recalibrated from the markers", file=sys.stderr)
             if pipeline.stats.frames == 1 and pipeline.calibration is not None:
+                from cardref.vision.detector.scale import scale_advice
+
+                h, w = frame.image.shape[:2]
+                check = scale_advice(pipeline.calibration.card_height_px(), (w, h))
+                if not check.ok:
+                    _err(f"warning: {check.message}")
+                elif not quiet:
+                    print(f"[camera] {check.message}", file=sys.stderr)
                 if args.save_calibration:
                     save_calibration(pipeline.calibration, args.save_calibration)
                 if args.overlay:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from cardref.ui.config import DEMO_LOG
 
@@ -235,6 +236,8 @@ def test_calibration_from_the_markers_found_is_saved(app, ui, tmp_path) -> None:
     at = app(mode="demo", calibration=str(target))
     at.switch_page("screens/setup_page.py").run()
     assert "[0, 1, 2, 3]" in ui.texts(at)  # the demo video shows all four table markers
+    # the camera check: the bundled demo is a 640x360 recording (small to ship), its cards ~36 px
+    assert re.search(r"一张牌只有约 3\d 像素高（检测器按 50–95 像素训练）：请把摄像头放低", ui.texts(at))
     at.button(key="su_cal_save").click().run()
     from cardref.vision.calibration import load_calibration
 

@@ -51,7 +51,7 @@ def letterbox_image(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.n
     new_w, new_h = round(w * r), round(h * r)
     dw, dh = (out_w - new_w) / 2, (out_h - new_h) / 2
     img = frame_bgr if (new_w, new_h) == (w, h) else cv2.resize(frame_bgr, (new_w, new_h),
-                                                                 interpolation=cv2.INTER_LINEAR)
+                                                                 interpolation=cv2.INTER_AREA)
     top, bottom = round(dh - 0.1), round(dh + 0.1)
     left, right = round(dw - 0.1), round(dw + 0.1)
     if top or bottom or left or right:

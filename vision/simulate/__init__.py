@@ -2,7 +2,8 @@
 
 ``simulate_to_dir`` writes, into one folder:
 
-* ``video.mp4``: the top-down webcam video (1280x720, 10 fps by default);
+* ``video.mp4``: the top-down webcam video (1280x720, 10 fps by default; ``CameraStyle.size``
+  for another camera resolution);
 * ``truth.jsonl``: the true event log (deal, hands, plays with ``t`` = when the cards
   came to rest);
 * ``calibration.json``: the camera's true calibration with the seat zones;

@@ -46,13 +46,16 @@ def camera_homography(table_mm: tuple[float, float], size: tuple[int, int], rng:
     """A plausible overhead camera: the table fills most of the frame, slightly oblique."""
     w, h = size
     tw, th = table_mm
-    scale = min((w - 220) / tw, (h - 150) / th)
+    # the margins scale with the frame: a 1080p camera at the same place sees the table
+    # 1.5 times as many pixels across as a 720p one
+    scale = min((w - 220 * w / 1280) / tw, (h - 150 * h / 720) / th)
     cw, ch = tw * scale, th * scale
     x0, y0 = (w - cw) / 2, (h - ch) / 2
     tilt = rng.uniform(-0.04, 0.04) * cw
-    quad = np.array([[x0 + tilt, y0], [x0 + cw - tilt, y0], [x0 + cw + rng.uniform(0, 15), y0 + ch],
-                     [x0 - rng.uniform(0, 15), y0 + ch]], dtype=np.float64)
-    quad += np.array([[rng.uniform(-8, 8), rng.uniform(-6, 6)] for _ in range(4)])
+    u = w / 1280
+    quad = np.array([[x0 + tilt, y0], [x0 + cw - tilt, y0], [x0 + cw + rng.uniform(0, 15) * u, y0 + ch],
+                     [x0 - rng.uniform(0, 15) * u, y0 + ch]], dtype=np.float64)
+    quad += np.array([[rng.uniform(-8, 8) * u, rng.uniform(-6, 6) * u] for _ in range(4)])
     H, _ = cv2.findHomography(table_corners(table_mm), quad, 0)
     return H
 

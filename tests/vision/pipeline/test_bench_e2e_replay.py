@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from cardref.vision.bench_e2e import ReplayDetector, detections_key, main
 from cardref.vision.detector.merge import merge_corners
 from cardref.vision.types import CornerDetection
@@ -51,6 +52,9 @@ def test_the_key_names_the_deal_and_changes_with_the_model(tmp_path) -> None:
     assert a.startswith("guafeng-zibo-3-aisleriot-plastic-") and a.endswith(".jsonl")
     assert a != detections_key("guafeng-zibo", 4, pile=False, design="aisleriot-plastic", max_plays=30, model=str(model),
                                backend="onnx")
+    at_1080p = detections_key("guafeng-zibo", 3, pile=False, design="aisleriot-plastic", max_plays=30,
+                              model=str(model), backend="onnx", resolution=(1920, 1080))
+    assert a != at_1080p and "-1920x1080-" in at_1080p  # another camera, other frames
     model.write_bytes(b"retrained")
     assert a != detections_key("guafeng-zibo", 3, pile=False, design="aisleriot-plastic", max_plays=30, model=str(model),
                                backend="onnx")
@@ -105,3 +109,16 @@ def test_errors_are_split_into_flagged_and_unflagged() -> None:
     assert (score.exact_flagged, score.wrong_flagged, score.phantom_flagged) == (1, 1, 0)
     total = summarize([score])["total"]
     assert total["unflagged_errors"] == 2 and total["flagged_exact"] == 1 and total["confirm_flags"] == 2
+
+
+def test_a_camera_resolution_is_width_x_height(capsys) -> None:
+    from cardref.vision.resolution import resolution_arg
+
+    assert resolution_arg("1920x1080") == (1920, 1080)
+    assert resolution_arg("1280X720") == (1280, 720)
+    with pytest.raises(SystemExit):
+        main(["--resolution", "1080p"])
+    assert "WIDTHxHEIGHT (e.g. 1920x1080), not '1080p'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--resolution", "100000x10"])
+    assert "outside 320x180 .. 3840x2160" in capsys.readouterr().err

@@ -95,3 +95,19 @@ def test_a_frame_is_the_same_whatever_was_rendered_before_it():
     again = renderer(3).render(1.0)[0]
     assert np.array_equal(first, again)
     assert not np.array_equal(first, renderer(3).render(1.1)[0])  # and the noise still changes with time
+
+
+def test_a_1080p_camera_at_the_same_place_sees_cards_half_as_large_again_and_plays_the_same():
+    """``--resolution 1920x1080``: the camera keeps its place, so the table fills the frame as
+    at 720p and every card is 1.5 times as many pixels across; the plays are unchanged."""
+    heights = []
+    for style in (None, CameraStyle(size=(1920, 1080))):
+        want, got, _, tl, pipe = run_table("guafeng-zibo", 5, plays=3, style=style)
+        assert got == want
+        assert pipe.calibration.image_size == (style or CameraStyle()).size
+        renderer = TableRenderer(tl, default_layout(GAME_SEATS["guafeng-zibo"]), FaceSet(drawn_only=True),
+                                 seed=5, style=style)
+        heights.append([d.box[3] - d.box[1] for d in renderer.render(tl.duration)[1]])
+    small, large = heights
+    assert len(small) == len(large) > 0
+    assert np.median(large) / np.median(small) == pytest.approx(1.5, abs=0.05)
