@@ -42,8 +42,10 @@ def letterbox_image(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.n
     A frame smaller than the input is padded, never enlarged: the detector is trained at a
     camera's own pixel scale, and enlarging a small frame makes its cards larger than any it
     was trained on (a 640x640 phone photo enlarged 1.15x into 1280x736 scored card F1 0.47 on
-    the held-out real photos; padded at its own size, see the model card).  Returns the
-    padded uint8 HWC image (for runtimes that normalise it themselves).
+    the held-out real photos; padded at its own size, see the model card).  A larger frame
+    (1080p) is shrunk by pixel area, which averages rather than skips pixels: like a 720p
+    camera's own pixels, not an aliased picture whose sharp pips the finder takes for
+    indices.  Returns the padded uint8 HWC image (for runtimes that normalise it themselves).
     """
     h, w = frame_bgr.shape[:2]
     out_h, out_w = shape
