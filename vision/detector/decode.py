@@ -44,8 +44,7 @@ def letterbox_image(frame_bgr: np.ndarray, shape: tuple[int, int]) -> tuple[np.n
     was trained on (a 640x640 phone photo enlarged 1.15x into 1280x736 scored card F1 0.47 on
     the held-out real photos; padded at its own size, see the model card).  A larger frame
     (1080p) is shrunk by pixel area, which averages rather than skips pixels: like a 720p
-    camera's own pixels, not an aliased picture whose sharp pips the finder takes for
-    indices.  Returns the padded uint8 HWC image (for runtimes that normalise it themselves).
+    camera's own pixels, not an aliased picture the finder was never trained on.  Returns the padded uint8 HWC image (for runtimes that normalise it themselves).
     """
     h, w = frame_bgr.shape[:2]
     out_h, out_w = shape
