@@ -26,7 +26,12 @@ class CvSource:
         self.is_file = not isinstance(spec, int)
         if self.is_file and not Path(str(spec)).is_file():
             raise SourceError(f"no such video file: {spec}")
-        self.cap = cv2.VideoCapture(spec)
+        if self.is_file:
+            self.cap = cv2.VideoCapture(spec)
+        else:  # asked for 1280x720: a webcam left alone often gives 640x480
+            from cardref.vision.capture import open_camera
+
+            self.cap = open_camera(int(spec))
         if not self.cap.isOpened():
             raise SourceError(f"cannot open {'video' if self.is_file else 'camera'} {spec}")
         fps = self.cap.get(cv2.CAP_PROP_FPS) or 0.0

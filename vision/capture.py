@@ -19,9 +19,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+
+from .resolution import DEFAULT_RESOLUTION
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -292,10 +295,29 @@ class LatestFrameReader:
             self._thread.join(timeout=2.0)
 
 
+def open_camera(index: int, resolution: tuple[int, int] | None = DEFAULT_RESOLUTION,
+                capture: Callable[[int], Any] = cv2.VideoCapture) -> Any:
+    """Open camera ``index`` asking for ``resolution`` (width, height; ``None``: the driver's
+    default).  Left alone, most USB webcams start at 640x480, where a card is too few
+    pixels tall to read; above 1280x720 they also need MJPG to keep their frame rate over
+    USB 2.  A camera that cannot give the size gives what it can (the frames say which)."""
+    cap = capture(index)
+    if resolution is not None and cap.isOpened():
+        w, h = resolution
+        if w > 1280:
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, w)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, h)
+    return cap
+
+
 def open_source(*, camera: int | None = None, video: str | None = None, url: str | None = None,
                 folder: str | None = None, fps: float = 10.0, on_status: StatusCallback = _quiet,
-                stall_s: float = 3.0, max_retries: int = 20) -> VideoFileSource | ImageFolderSource | LatestFrameReader:
-    """Open exactly one source; raises :class:`SourceError` with a clear message."""
+                stall_s: float = 3.0, max_retries: int = 20,
+                resolution: tuple[int, int] | None = DEFAULT_RESOLUTION,
+                ) -> VideoFileSource | ImageFolderSource | LatestFrameReader:
+    """Open exactly one source; raises :class:`SourceError` with a clear message.  A camera
+    is asked for ``resolution`` (:func:`open_camera`)."""
     given = [x for x in (camera, video, url, folder) if x is not None]
     if len(given) != 1:
         raise SourceError("capture.bad_args", "give exactly one of --camera, --video, --url, --folder")
@@ -309,7 +331,7 @@ def open_source(*, camera: int | None = None, video: str | None = None, url: str
         if camera < 0:
             raise SourceError("capture.bad_args", f"camera index must be >= 0, got {camera}")
         index = camera
-        return LatestFrameReader(lambda: cv2.VideoCapture(index), f"camera {index}", stall_s=stall_s,
+        return LatestFrameReader(lambda: open_camera(index, resolution), f"camera {index}", stall_s=stall_s,
                                  max_retries=max_retries, on_status=on_status).start()
     assert url is not None
     if "://" not in url:

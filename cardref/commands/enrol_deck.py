@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
+
 HELP = "enrol the table's deck from one frame of it laid out in rows (or labelled photos): a deck profile"
 
 
@@ -29,6 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("image", nargs="?", metavar="IMAGE", help="a photo or camera frame of the laid-out deck")
     src.add_argument("--camera", type=int, metavar="N", help="take the frame from this camera")
     src.add_argument("--video", metavar="FILE", help="take the frame from this video (see --at)")
+    p.add_argument("--resolution", type=resolution_arg, default=DEFAULT_RESOLUTION, metavar="WxH",
+                   help="--camera: the resolution to ask the camera for (default 1280x720; use the one watch uses)")
     src.add_argument("--labelled", metavar="DIR",
                      help="photos with YOLO corner labels instead of a layout: DIR/images, DIR/labels and "
                           "DIR/data.yaml whose class names are card codes")
@@ -58,7 +62,7 @@ def _grab(args: argparse.Namespace):  # noqa: ANN202 - a BGR frame or an error m
     from cardref.vision.capture import SourceError, open_source
 
     try:
-        source = open_source(camera=args.camera, video=args.video)
+        source = open_source(camera=args.camera, video=args.video, resolution=args.resolution)
     except SourceError as exc:
         return str(exc)
     try:

@@ -8,6 +8,8 @@ import os
 import sys
 import time
 
+from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
+
 HELP = "watch a table (camera, stream URL, video or image folder) and write its event log as plays happen"
 
 
@@ -17,6 +19,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--video", metavar="FILE", help="a video file (or a folder of images)")
     src.add_argument("--url", metavar="URL", help="an RTSP/HTTP stream")
     src.add_argument("--folder", metavar="DIR", help="a folder of images, in name order")
+    p.add_argument("--resolution", type=resolution_arg, default=DEFAULT_RESOLUTION, metavar="WxH",
+                   help="--camera: the resolution to ask the camera for (default 1280x720; a webcam left alone "
+                        "often gives 640x480, too coarse to read cards)")
     p.add_argument("--game", required=True, help="game name (gouji-shandong, guafeng-zibo, chaodipi-anchao, …)")
     p.add_argument("--out", required=True, metavar="LOG.jsonl", help="event log to write (flushed per event)")
     p.add_argument("--calibration", metavar="FILE",
@@ -165,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
     # the source
     try:
         source = open_source(camera=args.camera, video=args.video, url=args.url, folder=args.folder,
-                             on_status=status, stall_s=args.stall, max_retries=args.retries)
+                             on_status=status, stall_s=args.stall, max_retries=args.retries,
+                             resolution=args.resolution)
     except SourceError as exc:
         _err(f"{exc} [{exc.code}]")
         return 2

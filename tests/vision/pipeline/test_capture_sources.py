@@ -14,6 +14,7 @@ from cardref.vision.capture import (
     LatestFrameReader,
     SourceError,
     VideoFileSource,
+    open_camera,
     open_source,
 )
 
@@ -189,3 +190,30 @@ def test_a_stalled_http_stream_is_reopened(tmp_path):
         server.shutdown()
     assert got >= 20 and conns[0] >= 2
     assert statuses.index("reconnecting") > statuses.index("live")
+
+
+class _FakeCapture:
+    """Records what a camera is asked for."""
+
+    def __init__(self, index: int, opened: bool = True) -> None:
+        self.index = index
+        self.opened = opened
+        self.asked: dict[int, float] = {}
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.opened
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        return True
+
+
+def test_a_camera_is_asked_for_a_resolution_and_mjpg_above_720p() -> None:
+    cap = open_camera(2, capture=_FakeCapture)
+    assert cap.index == 2
+    assert cap.asked == {cv2.CAP_PROP_FRAME_WIDTH: 1280, cv2.CAP_PROP_FRAME_HEIGHT: 720}
+    cap = open_camera(0, (1920, 1080), capture=_FakeCapture)
+    assert cap.asked[cv2.CAP_PROP_FRAME_WIDTH] == 1920 and cap.asked[cv2.CAP_PROP_FRAME_HEIGHT] == 1080
+    assert cap.asked[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert open_camera(0, None, capture=_FakeCapture).asked == {}  # the driver's own default
+    assert open_camera(0, capture=lambda i: _FakeCapture(i, opened=False)).asked == {}  # nothing to ask
