@@ -195,6 +195,11 @@ def _centre(box: Box) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
+#: Two marks of a layout read as the same code are one card when their placed centres lie
+#: within this share of a card's width and height (other marks: within half).
+SAME_CODE_REACH = 0.8
+
+
 @dataclass
 class LaidCard:
     """One card of a layout: where it lies, its index corners, the namer's reading and the
@@ -250,10 +255,16 @@ def _laid_cards(cards: Sequence[CardDetection]) -> list[LaidCard]:
     # layout keeps cards apart, so neighbours' centres are further than that)
     half_w = 0.5 * float(np.median([c.box[2] - c.box[0] for c in whole]))
     half_h = 0.5 * float(np.median([c.box[3] - c.box[1] for c in whole]))
+    # ... and marks read as the same code within most of a card (SAME_CODE_REACH): a layout
+    # holds each card once, and a joker's marks, which sit where no index does, are placed
+    # less exactly than indices (anglo_modern's big joker at 1080p: its two marks' centres
+    # 36 px apart across, half a card being 35)
     merged: list[LaidCard] = []
     for card in sorted(laid, key=lambda k: -max((c.conf for c in k.corners), default=0.0)):
         for m in merged:
-            if abs(card.centre[0] - m.centre[0]) < half_w and abs(card.centre[1] - m.centre[1]) < half_h:
+            reach = 2 * SAME_CODE_REACH if card.read == m.read else 1.0
+            if (abs(card.centre[0] - m.centre[0]) < half_w * reach
+                    and abs(card.centre[1] - m.centre[1]) < half_h * reach):
                 m.corners += card.corners
                 break
         else:

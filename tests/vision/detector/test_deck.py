@@ -154,6 +154,23 @@ def test_cards_seen_as_two_lone_indices_are_one_card() -> None:
     assert next(k for k in laid if k.code == "BJ").centre == pytest.approx((90, 358), abs=1)
 
 
+def test_a_jokers_two_marks_read_alike_are_one_card_though_placed_apart() -> None:
+    """A joker's marks sit where no index does, so a lone mark is placed less exactly than an
+    index: two marks read as the same code within most of a card are one card (a layout holds
+    each card once), where other marks must land within half a card (anglo_modern's big
+    joker at 1080p came as 55 cards)."""
+    base = [d for d in _layout() if d.box[1] < 330 or d.box[0] < 70]  # the BJ (x 70, y 330) left out
+    tl = CornerDetection("BJ", 0.9, (72.0, 332.0, 80.0, 348.0))
+    br = CornerDetection("BJ", 0.8, (122.0, 368.0, 130.0, 384.0))  # 22 px right of where an index would be
+    laid = layout_codes(base + [CardDetection("BJ", 0.9, tl.box, (tl,)), CardDetection("BJ", 0.8, br.box, (br,))])
+    assert len(laid) == 54
+    assert len(next(k for k in laid if k.code == "BJ").corners) == 2
+    # read as two different codes, the same two marks stay two cards: the layout is refused
+    other = CornerDetection("SJ", 0.8, br.box)
+    with pytest.raises(DeckProfileError, match="55 were found"):
+        layout_codes(base + [CardDetection("BJ", 0.9, tl.box, (tl,)), CardDetection("SJ", 0.8, br.box, (other,))])
+
+
 def test_missing_cards_are_left_out_by_column() -> None:
     laid = layout_codes(_layout(skip=frozenset({"5H", "SJ"}), shift=3.0))
     assert missing_codes(laid) == ["5H", "SJ"]
