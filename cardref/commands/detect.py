@@ -31,8 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="corner namer model (.onnx) that names each box (default: the shipped "
                         "models/corner-namer.onnx when the detector is class-agnostic)")
     p.add_argument("--scales", type=scales_arg, default=None, metavar="S[,S...]",
-                   help="frame scales to look at, pooled (default 1,0.4: the image as it is and shrunk "
-                        "to 0.4, for close-up photos; '--scales 1' for webcam frames, as cardref watch does)")
+                   help="frame scales to look at, pooled (default 1,0.4: the image as it is and, unless "
+                        "its indices are already at a webcam's scale, shrunk to 0.4, for close-up photos; "
+                        "'--scales 1': the first look only, as cardref watch does)")
     p.add_argument("--deck", type=Path, metavar="DECK.npz",
                    help="a deck enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")

@@ -257,6 +257,39 @@ def test_detector_looks_at_each_scale_and_maps_boxes_back() -> None:
         load_detector(scales=(1.5,))
 
 
+class GridBackend:
+    """Finds ``n`` corners ``px`` tall (frame pixels) at confidence ``conf``; records the looks."""
+
+    name = "grid"
+    model_path = Path("grid.onnx")
+
+    def __init__(self, n: int, px: float, conf: float = 0.9) -> None:
+        self.n, self.px, self.conf = n, px, conf
+        self.sizes: list[tuple[int, int]] = []
+
+    def detect_corners(self, frame):  # noqa: ANN001, ANN201
+        self.sizes.append(frame.shape[:2])
+        return [CornerDetection("?", self.conf, (10.0 + 60 * i, 10.0, 10.0 + 60 * i + self.px / 2, 10.0 + self.px))
+                for i in range(self.n)]
+
+
+@pytest.mark.parametrize("n, px, conf, hw, camera_scale", [
+    (5, 14.0, 0.9, (720, 1280), True),      # a webcam frame's indices: the shrunk look is skipped
+    (5, 21.0, 0.9, (1080, 1920), True),     # 1080p: 21 px are 14 as the finder sees them (shrunk to 1280)
+    (5, 80.0, 0.9, (640, 640), False),      # a phone close-up's indices: look again at 0.4
+    (2, 14.0, 0.9, (720, 1280), False),     # too few to tell
+    (5, 14.0, 0.3, (720, 1280), False),     # unsure finds (a close-up's pips and letters) do not count
+])
+def test_the_shrunk_look_is_only_for_indices_larger_than_a_webcams(n, px, conf, hw, camera_scale) -> None:
+    from cardref.vision.detector import PHOTO_SCALES, at_camera_scale
+
+    backend = GridBackend(n, px, conf)
+    assert at_camera_scale(backend.detect_corners(np.zeros((*hw, 3), np.uint8)), hw) is camera_scale
+    backend.sizes.clear()
+    Detector(backend, scales=PHOTO_SCALES).find_corners(np.zeros((*hw, 3), np.uint8))
+    assert len(backend.sizes) == (1 if camera_scale else 2)
+
+
 def test_one_reading_is_one_inference_for_all_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped namer has two outputs (logits and features); reading patches runs the
     model once, not once per output (it did: the namer cost twice its time every frame)."""
