@@ -45,6 +45,11 @@ NAMER_STEM = "corner-namer"
 #: index: on the earlier namer (11 epochs on v1 scenes) 1 -> 4 turns took held-out designs from 55.8 to 58.6 % and
 #: held-out real photos from 46.0 to 50.9 % of indices named right, for 4x the namer's time.
 TURNS = 4
+#: The namer also reads each patch inverted (light ink on a dark card read as dark ink on a
+#: light one) and keeps the likelier of the two readings: the black-and-gold deck's light
+#: indices on black.  On the held-out patches at four turns, real photos 70.2 -> 75.6 % of
+#: indices named right, synthetic designs 72.5 -> 72.6 % (and "not a corner" 94.1 -> 95.9 %).
+INVERTED = True
 #: A corner whose best card code is less likely than this is dropped (the product's setting;
 #: the evaluation uses it too, so its figures are the product's).
 MIN_PROB = 0.3
@@ -141,11 +146,12 @@ class CornerNamer:
     """
 
     def __init__(self, model_path: str | Path, min_prob: float = MIN_PROB, threads: int | None = None,
-                 min_conf: float = 0.0, turns: int = TURNS) -> None:
+                 min_conf: float = 0.0, turns: int = TURNS, inverted: bool = INVERTED) -> None:
         if turns not in (1, 2, 4):
             raise ValueError("turns must be 1, 2 or 4")
         self.min_conf = min_conf
         self.turns = turns
+        self.inverted = inverted
         path = Path(model_path)
         if not path.is_file():
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
@@ -170,15 +176,22 @@ class CornerNamer:
         if len(patches) == 0:
             return np.zeros((0, len(NAMER_CLASSES)), np.float32), None
         arr = np.asarray(patches, dtype=np.uint8)
-        # every patch at each quarter turn (2 turns: upright and half a turn), in one batch
+        # every patch at each quarter turn (2 turns: upright and half a turn), and inverted
+        # (INVERTED), in one batch
         step = 4 // self.turns
-        batch = np.concatenate([np.rot90(arr, k * step, axes=(1, 2)) for k in range(self.turns)])
+        looks = [arr, 255 - arr] if self.inverted else [arr]
+        batch = np.concatenate([np.rot90(a, k * step, axes=(1, 2)) for a in looks for k in range(self.turns)])
         outs = self._run(patches_blob(batch))
         probs = softmax(np.asarray(outs[0], dtype=np.float64))
-        probs = probs.reshape(self.turns, len(arr), -1).mean(axis=0).astype(np.float32)
+        probs = probs.reshape(len(looks), self.turns, len(arr), -1).mean(axis=1).astype(np.float32)
+        if self.inverted:  # the likelier reading: light ink on a dark card, or dark on light
+            probs = np.where((probs[1].max(axis=1) > probs[0].max(axis=1))[:, None], probs[1], probs[0])
+        else:
+            probs = probs[0]
         if len(outs) < 2:
             return probs, None
-        feats = np.asarray(outs[1], dtype=np.float32).reshape(self.turns, len(arr), -1).mean(axis=0)
+        # the features are the patch's own (a deck profile compares a deck with itself)
+        feats = np.asarray(outs[1], dtype=np.float32).reshape(len(looks), self.turns, len(arr), -1)[0].mean(axis=0)
         feats /= np.maximum(np.linalg.norm(feats, axis=1, keepdims=True), 1e-9)
         return probs, feats
 

@@ -103,6 +103,19 @@ def test_namer_names_corners_and_drops_what_is_not_a_corner(colour_namer: Path) 
     assert namer.probabilities([]).shape == (0, len(NAMER_CLASSES))
 
 
+def test_light_ink_on_a_dark_card_is_read_inverted(colour_namer: Path) -> None:
+    """Each patch is also read inverted and the likelier reading kept: the stand-in reads red
+    as AH, so a cyan index (red inverted: light ink on a dark card) is AH too; read only as it
+    is, it is a tie below min_prob and dropped.  A red index keeps its own reading."""
+    frame = np.full((200, 300, 3), 128, np.uint8)
+    frame[40:70, 40:60] = (255, 255, 0)  # cyan in BGR
+    frame[100:130, 200:220] = (0, 0, 255)  # red
+    corners = [CornerDetection(UNNAMED, 0.8, RED), CornerDetection(UNNAMED, 0.8, BLUE)]
+    assert [c.card for c in CornerNamer(colour_namer).name(frame, corners)] == ["AH", "AH"]
+    assert [c.card for c in CornerNamer(colour_namer, inverted=False).name(frame, corners)] == ["AH"]
+    assert CornerNamer(colour_namer, inverted=False).name(frame, corners)[0].box == BLUE
+
+
 def test_namer_probabilities_sum_to_one(colour_namer: Path) -> None:
     probs = CornerNamer(colour_namer).probabilities([crop_corner(_frame(), b) for b in (RED, BLUE, GREY)])
     assert probs.shape == (3, len(NAMER_CLASSES))
