@@ -18,6 +18,7 @@ from cardref.vision.detector.namer import (
     NOT_A_CORNER,
     CornerNamer,
     crop_corner,
+    light_ink,
     patches_blob,
 )
 from cardref.vision.types import CornerDetection
@@ -114,6 +115,31 @@ def test_light_ink_on_a_dark_card_is_read_inverted(colour_namer: Path) -> None:
     assert [c.card for c in CornerNamer(colour_namer).name(frame, corners)] == ["AH", "AH"]
     assert [c.card for c in CornerNamer(colour_namer, inverted=False).name(frame, corners)] == ["AH"]
     assert CornerNamer(colour_namer, inverted=False).name(frame, corners)[0].box == BLUE
+
+
+@pytest.mark.parametrize(("card", "ink", "light"), [
+    (250, 20, False),   # a white card in good light
+    (90, 25, False),    # a white card in dim light: still dark ink on a lighter card
+    (20, 230, True),    # the black-and-gold deck: light ink on a dark card
+    (60, 140, True),    # ... in dim light
+])
+def test_light_ink_is_told_by_which_tail_lies_further_from_the_card(card: int, ink: int, light: bool) -> None:
+    patch = np.full((32, 32, 3), card, np.uint8)
+    patch[6:20, 8:14] = ink  # an index glyph, a tenth of the patch
+    assert light_ink(patch[None]).tolist() == [light]
+
+
+def test_dark_ink_on_a_light_card_is_not_read_inverted(colour_namer: Path) -> None:
+    """A dark cyan index on a light grey card reads as nothing (a tie below min_prob).  Inverted
+    it would be a red index on a dark card, which the stand-in reads AH; but dark ink on a
+    light card is never read inverted, so it stays unnamed rather than misread."""
+    frame = np.full((200, 300, 3), 220, np.uint8)
+    frame[40:70, 40:60] = (200, 200, 0)  # dark cyan in BGR, the whole box
+    corners = [CornerDetection(UNNAMED, 0.8, RED)]
+    assert not light_ink(crop_corner(frame, RED)[None])[0]
+    assert CornerNamer(colour_namer).name(frame, corners) == []
+    inverted = 255 - crop_corner(frame, RED)
+    assert NAMER_CLASSES[int(np.argmax(CornerNamer(colour_namer, inverted=False).probabilities([inverted])[0]))] == "AH"
 
 
 def test_namer_probabilities_sum_to_one(colour_namer: Path) -> None:
