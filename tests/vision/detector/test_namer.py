@@ -105,9 +105,10 @@ def test_namer_names_corners_and_drops_what_is_not_a_corner(colour_namer: Path) 
 
 
 def test_light_ink_on_a_dark_card_is_read_inverted(colour_namer: Path) -> None:
-    """Each patch is also read inverted and the likelier reading kept: the stand-in reads red
-    as AH, so a cyan index (red inverted: light ink on a dark card) is AH too; read only as it
-    is, it is a tie below min_prob and dropped.  A red index keeps its own reading."""
+    """A patch of light ink is also read inverted and the likelier reading kept: the stand-in
+    reads red as AH, so a cyan index on grey (red inverted: light ink on a darker card) is AH
+    too; read only as it is, it is a tie below min_prob and dropped.  A red index (darker than
+    the grey) keeps its own reading."""
     frame = np.full((200, 300, 3), 128, np.uint8)
     frame[40:70, 40:60] = (255, 255, 0)  # cyan in BGR
     frame[100:130, 200:220] = (0, 0, 255)  # red
