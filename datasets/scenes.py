@@ -43,6 +43,11 @@ class SceneConfig:
     #: Share of scene decks recoloured as dark cards with light (gold, silver) ink, like
     #: the black-and-gold decks of the real photos.  Off in the v1 data set.
     dark_deck_p: float = 0.0
+    #: Share of those dark decks printed two-toned, as many black decks are: silver spades
+    #: and clubs, gold or red hearts and diamonds (:func:`_dark_deck_inks`).  0 (every dark
+    #: deck in one ink) for every data set the shipped models were trained on; 0.5 in the
+    #: v8 experiment (model card, limitations).
+    two_tone_p: float = 0.0
     #: Optics, as (probability, low, high).  Defaults: what a webcam shows of cards that
     #: have settled on the table (the moments a referee judges): mild defocus, a little
     #: motion (camera shake), mild softness.  :data:`HARSH_OPTICS` holds the stronger v1
@@ -180,11 +185,42 @@ def _prescale(face: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
     return cv2.resize(face, (nw, nh), interpolation=cv2.INTER_AREA), nw / fw
 
 
-def _darken(face: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.ndarray:
-    """Recolour a face as a dark card: light paper becomes ``paper``, dark ink becomes ``ink``."""
-    lum = face[:, :, :3].astype(np.float32).mean(axis=2, keepdims=True) / 255.0
-    rgb = ink + (paper - ink) * lum
-    return np.concatenate([np.clip(rgb, 0, 255).astype(np.uint8), face[:, :, 3:]], axis=2)
+def _darken(face: np.ndarray, paper: np.ndarray, ink: np.ndarray,
+            red_ink: np.ndarray | None = None) -> np.ndarray:
+    """Recolour a face as a dark card: light paper becomes ``paper``, dark ink becomes ``ink``.
+
+    With ``red_ink`` the deck is two-toned, as most black decks are printed: the black ink
+    (spades, clubs) becomes ``ink`` (silver, say) and the red ink (hearts, diamonds)
+    becomes ``red_ink`` (gold or red), so the colour still tells the suit's colour.
+    """
+    rgb = face[:, :, :3].astype(np.float32) / 255.0
+    if red_ink is None:
+        lum = rgb.mean(axis=2, keepdims=True)
+        out = ink + (paper - ink) * lum
+    else:
+        amount = 1.0 - rgb.min(axis=2, keepdims=True)  # ink of any colour: 0 on paper, 1 on ink
+        red = np.clip((rgb[:, :, :1] - rgb[:, :, 1:].max(axis=2, keepdims=True)) / 0.5, 0.0, 1.0)
+        out = paper + amount * (ink + (red_ink - ink) * red - paper)
+    return np.concatenate([np.clip(out, 0, 255).astype(np.uint8), face[:, :, 3:]], axis=2)
+
+
+def _dark_deck_inks(paper: np.ndarray, ink: np.ndarray, two_tone_p: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """The inks of a dark deck whose paper and first ink are drawn: with probability
+    ``two_tone_p`` the deck is two-toned (silver ink, gold or red for the red suits), else
+    it keeps its one ink.  Drawn from a generator of their own, seeded by the first draws,
+    so the scene's other draws do not move: the same seed renders the same tables, and
+    only the two-toned decks' colours differ."""
+    if two_tone_p <= 0:
+        return ink, None
+    sub = np.random.default_rng(np.concatenate([paper, ink]).astype(np.int64).tolist())
+    if sub.random() >= two_tone_p:
+        return ink, None
+    silver = np.full(3, sub.uniform(140, 240), np.float32) + sub.uniform(-12, 12, 3).astype(np.float32)
+    if sub.random() < 0.6:  # gold
+        red = np.array([sub.uniform(190, 250), sub.uniform(140, 200), sub.uniform(30, 110)], np.float32)
+    else:  # red
+        red = np.array([sub.uniform(170, 240), sub.uniform(20, 80), sub.uniform(20, 80)], np.float32)
+    return silver, red
 
 
 def _skin(rng: np.random.Generator) -> np.ndarray:
@@ -385,13 +421,13 @@ def render_scene(seed: int | np.random.SeedSequence, designs: list[str], cfg: Sc
                 code = "BACK"
             placed.append(_Placed(d, code, cx, cy, ang))
 
-    dark: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    dark: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
     if cfg.dark_deck_p > 0:
         for d in scene_designs:
             if rng.random() < cfg.dark_deck_p:
                 paper = rng.uniform(10, 60, 3).astype(np.float32)
                 ink = np.array([rng.uniform(180, 255), rng.uniform(150, 220), rng.uniform(40, 200)], np.float32)
-                dark[d] = (paper, ink)
+                dark[d] = (paper, *_dark_deck_inks(paper, ink, cfg.two_tone_p))
 
     labels: list[Label] = []
     corner_pts: list[tuple[int, str, list[np.ndarray]]] = []

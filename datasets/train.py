@@ -223,7 +223,7 @@ def _suit_reader_lines(reader: dict | None) -> list[str]:
 
 
 def _scene_settings(cfg: dict) -> str:
-    keys = ("card_px", "large_share", "max_tilt_deg", "dark_deck_p", "defocus", "motion", "soften", "jpeg")
+    keys = ("card_px", "large_share", "max_tilt_deg", "dark_deck_p", "two_tone_p", "defocus", "motion", "soften", "jpeg")
     return ", ".join(f"{k} {cfg[k]}" for k in keys if k in cfg)
 
 

@@ -19,6 +19,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--large-share", type=float, default=0.25, help="share of scenes with close-up cards")
     p.add_argument("--dark-deck-p", type=float, default=0.15,
                    help="share of decks recoloured as dark cards with light ink (default 0.15; v1 used 0)")
+    p.add_argument("--two-tone-p", type=float, default=0.0,
+                   help="share of the dark decks printed two-toned: silver spades and clubs, gold or red "
+                        "hearts and diamonds (default 0, as the shipped models' data)")
     p.add_argument("--harsh-optics", action="store_true",
                    help="the stronger blur of the v1 data set (a third of the indices unreadable)")
     p.add_argument("--designs", nargs="+", default=(), metavar="GLOB",
@@ -35,11 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if args.n < 0 or args.workers < 1 or min(args.size) < 64:
         print("cardref gen-data: --n >= 0, --workers >= 1 and --size >= 64 are required", file=sys.stderr)
         return 2
-    if not 0 <= args.dark_deck_p <= 1:
-        print("cardref gen-data: --dark-deck-p must be between 0 and 1", file=sys.stderr)
-        return 2
+    for flag, value in (("--dark-deck-p", args.dark_deck_p), ("--two-tone-p", args.two_tone_p)):
+        if not 0 <= value <= 1:
+            print(f"cardref gen-data: {flag} must be between 0 and 1", file=sys.stderr)
+            return 2
     cfg = SceneConfig(width=args.size[0], height=args.size[1], large_share=args.large_share,
-                      dark_deck_p=args.dark_deck_p, **(HARSH_OPTICS if args.harsh_optics else {}))
+                      dark_deck_p=args.dark_deck_p, two_tone_p=args.two_tone_p, **(HARSH_OPTICS if args.harsh_optics else {}))
     try:
         info = generate(args.out, args.n, args.seed, args.split, cfg, workers=args.workers,
                         start=args.start, progress=not args.no_progress,

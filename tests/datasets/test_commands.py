@@ -24,6 +24,8 @@ def test_gen_data_rejects_bad_arguments(small_library, tmp_path, capsys):
     assert "--n >= 0" in capsys.readouterr().err
     assert main(["gen-data", "--out", str(tmp_path), "--n", "1", "--dark-deck-p", "1.5"]) == 2
     assert "--dark-deck-p" in capsys.readouterr().err
+    assert main(["gen-data", "--out", str(tmp_path), "--n", "1", "--two-tone-p", "-0.1"]) == 2
+    assert "--two-tone-p" in capsys.readouterr().err
 
 
 def test_gen_data_draws_only_the_designs_asked_for(small_library, tmp_path, capsys):

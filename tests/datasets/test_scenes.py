@@ -132,3 +132,66 @@ def test_harsh_optics_blur_more_than_the_webcam_default(small_library):
         a = scenes.render_scene(seed, small_library, soft).labels
         b = scenes.render_scene(seed, small_library, harsh).labels
         assert [(x.card, x.box) for x in a] == [(x.card, x.box) for x in b]
+
+
+def _face(rgb: tuple[int, int, int]) -> np.ndarray:
+    """A 2x2 RGBA face: white paper, then ``rgb`` ink."""
+    face = np.full((2, 2, 4), 255, np.uint8)
+    face[1, :, :3] = rgb
+    return face
+
+
+def test_one_ink_dark_deck_maps_all_ink_to_the_ink():
+    """A one-ink dark deck (black-and-gold): paper becomes the dark paper, black and red ink alike
+    become the ink, by their darkness."""
+    paper, ink = np.array([20, 20, 30], np.float32), np.array([230, 200, 90], np.float32)
+    assert scenes._darken(_face((255, 255, 255)), paper, ink)[0, 0, :3].tolist() == [20, 20, 30]
+    assert scenes._darken(_face((0, 0, 0)), paper, ink)[1, 0, :3].tolist() == [230, 200, 90]
+    assert scenes._darken(_face((0, 0, 0)), paper, ink)[1, 0, 3] == 255  # alpha kept
+
+
+def test_two_tone_dark_deck_keeps_the_suit_colour():
+    """A two-toned dark deck: black ink (spades, clubs) becomes silver, red ink (hearts,
+    diamonds) gold, so a red suit still looks different from a black one."""
+    paper = np.array([15, 15, 15], np.float32)
+    silver, gold = np.array([200, 200, 200], np.float32), np.array([220, 170, 60], np.float32)
+    black = scenes._darken(_face((0, 0, 0)), paper, silver, gold)[1, 0, :3].astype(int)
+    red = scenes._darken(_face((210, 0, 10)), paper, silver, gold)[1, 0, :3].astype(int)
+    white = scenes._darken(_face((0, 0, 0)), paper, silver, gold)[0, 0, :3].astype(int)
+    assert black.tolist() == [200, 200, 200]
+    assert np.abs(red - [220, 170, 60]).max() <= 2
+    assert white.tolist() == [15, 15, 15]
+
+
+def test_dark_deck_inks_two_toned_at_their_share():
+    """A share ``two_tone_p`` of the dark decks is two-toned (gold or red beside the ink);
+    the draw depends on the deck's paper and first ink only, so it repeats; at 0 every dark
+    deck keeps its one ink, as in the data the shipped models were trained on."""
+    rng = np.random.default_rng(0)
+    kinds = []
+    for _ in range(200):
+        paper, ink = rng.uniform(10, 60, 3), rng.uniform(150, 250, 3)
+        assert scenes._dark_deck_inks(paper, ink, 0.0) == (ink, None)
+        a, b = scenes._dark_deck_inks(paper, ink, 0.5), scenes._dark_deck_inks(paper, ink, 0.5)
+        assert np.array_equal(a[0], b[0]) and (a[1] is None) == (b[1] is None)
+        kinds.append(a[1] is not None)
+        if a[1] is None:
+            assert np.array_equal(a[0], ink)
+        else:
+            assert a[1][0] > a[1][2]  # gold or red: more red than blue
+        assert scenes._dark_deck_inks(paper, ink, 1.0)[1] is not None
+    assert 0.35 < np.mean(kinds) < 0.65
+
+
+def test_two_toned_decks_leave_the_rest_of_the_table_as_it_was(small_library):
+    """Turning two-toned decks on recolours the dark decks only: the same seed places the
+    same cards (same labels), and a scene without a dark deck is the same image."""
+    base = scenes.SceneConfig(dark_deck_p=0.5)
+    two = scenes.SceneConfig(dark_deck_p=0.5, two_tone_p=1.0)
+    differ = 0
+    for seed in range(6):
+        a = scenes.render_scene(seed, small_library, base)
+        b = scenes.render_scene(seed, small_library, two)
+        assert [(x.cls, x.box) for x in a.labels] == [(x.cls, x.box) for x in b.labels]
+        differ += not np.array_equal(a.image, b.image)
+    assert differ > 0
