@@ -190,6 +190,63 @@ def match_corners(pred: list[CornerDetection], truth: list[CornerDetection], thr
     return [(t.card, pairs.get(i)) for i, t in enumerate(truth)]
 
 
+#: What became of a labelled index on the detect path (:func:`index_outcome`), in report order.
+INDEX_OUTCOMES = ("named right", "named right, dropped", "suit wrong", "rank wrong", "both wrong", "not found")
+#: A found box stands for a labelled index when either's centre lies in the other's box grown
+#: by this share on each side (the real labels are looser boxes than the finder's).
+OUTCOME_PAD = 0.25
+
+
+def _centre_in(inner: Sequence[float], outer: Sequence[float], pad: float = OUTCOME_PAD) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    w, h = outer[2] - outer[0], outer[3] - outer[1]
+    return outer[0] - pad * w <= cx <= outer[2] + pad * w and outer[1] - pad * h <= cy <= outer[3] + pad * h
+
+
+def index_outcome(truth: CornerDetection, named: Sequence[CornerDetection],
+                  kept: Sequence[CornerDetection]) -> tuple[str, str | None]:
+    """What the detector made of one labelled index: ``(outcome, code read)``.
+
+    ``named``: every box the finder found, each with the namer's likeliest card code (the
+    namer's ``keep_all``); ``kept``: those the namer kept.  The most confident found box over
+    the index speaks for it; its outcome is one of :data:`INDEX_OUTCOMES`."""
+    over = [c for c in named if _centre_in(c.box, truth.box) or _centre_in(truth.box, c.box)]
+    if not over:
+        return "not found", None
+    best = max(over, key=lambda c: c.conf)
+    code, want = best.card, truth.card
+    if code == want:
+        return ("named right" if any(k.box == best.box for k in kept) else "named right, dropped"), code
+    rank_ok, suit_ok = code[:-1] == want[:-1], code[-1] == want[-1]
+    jokers = "SJ" in (code, want) or "BJ" in (code, want)
+    if rank_ok and not jokers:
+        return "suit wrong", code
+    if suit_ok and not jokers:
+        return "rank wrong", code
+    return "both wrong", code
+
+
+def index_breakdown(outcomes: Sequence[tuple[str, str, str | None]]) -> dict:
+    """Counts of :func:`index_outcome` over ``(truth code, outcome, code read)`` triples, and
+    the suits read wrong as ``"C->S"`` counts (truth suit, suit read), commonest first."""
+    counts = Counter(o for _, o, _ in outcomes)
+    suits = Counter(f"{t[-1]}->{r[-1]}" for t, o, r in outcomes if o == "suit wrong" and r is not None)
+    return {"indices": len(outcomes), **{o: counts.get(o, 0) for o in INDEX_OUTCOMES},
+            "suits_read_wrong": dict(suits.most_common())}
+
+
+def format_breakdown(by_deck: dict[str, dict]) -> str:
+    """The per-deck :func:`index_breakdown` as a plain table (one row per outcome)."""
+    decks = list(by_deck)
+    rows = [("labelled indices", *(str(by_deck[d]["indices"]) for d in decks))]
+    rows += [(o, *(str(by_deck[d][o]) for d in decks)) for o in INDEX_OUTCOMES]
+    rows.append(("suits read wrong", *(", ".join(f"{k} {v}" for k, v in list(by_deck[d]["suits_read_wrong"].items())[:4])
+                                       or "-" for d in decks)))
+    widths = [max(len(r[i]) for r in [("", *decks), *rows]) for i in range(len(decks) + 1)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in [("", *decks), *rows])
+
+
 def confusion(matches: list[tuple[str, str | None]]) -> dict:
     """Counts truth-group x predicted-group for the groups SJ, BJ, 6, 9, 10 (others lumped)."""
     cols = [*CONFUSION_GROUPS, "other", "missed"]
@@ -374,12 +431,14 @@ REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
 def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path = REAL_CARDS,
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
                          mapped: Path = MAPPED_DIR, scales: tuple[float, ...] | None = None,
-                         tuning: bool = False) -> dict:
+                         tuning: bool = False, diagnose: bool = False) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
     as it is and shrunk, PHOTO_SCALES, or ``scales``), the namer at four turns, the merge and
     the suit reader.  ``tuning`` scores the tuning photos instead of the held-out ones (to
-    choose a setting without looking at the photos it is reported on)."""
+    choose a setting without looking at the photos it is reported on).  ``diagnose`` also
+    says, per deck, what became of every labelled index (:func:`index_outcome`: not found by
+    the finder, named right, suit or rank read wrong, ...): ``indices_by_deck``."""
     import cv2
     from cardref.vision.detector import PHOTO_SCALES, load_detector
 
@@ -388,20 +447,35 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
                         suit_reader=suit_reader if suit_reader is not None else False)
     root = mapped_real_cards(src, mapped).parent
     images = _real_images(root, held_out_only, limit, tuning)
+    if diagnose and getattr(det, "namer", None) is None:
+        raise ValueError("diagnosing the indices needs the class-agnostic finder with its corner namer")
     pred: list[Counter] = []
     truth: list[Counter] = []
+    outcomes: list[list[tuple[str, str, str | None]]] = []
     for p in images:
         frame = cv2.imread(str(p))
         h, w = frame.shape[:2]
-        truth.append(_cards(read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)))
-        pred.append(Counter(c.card for c in det.detect(frame)))
+        labelled = read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)
+        truth.append(_cards(labelled))
+        if not diagnose:
+            pred.append(Counter(c.card for c in det.detect(frame)))
+            continue
+        found = det.find_corners(frame)  # what det.detect does, step by step
+        kept = det.namer.name(frame, found)
+        named = det.namer.name(frame, found, keep_all=True)
+        pred.append(Counter(c.card for c in det.merge_cards(kept, frame)))
+        outcomes.append([(t.card, *index_outcome(t, named, kept)) for t in labelled])
     by_deck = {}
+    indices_by_deck: dict[str, dict] = {}
     for deck, prefix in REAL_DECKS.items():
         idx = [i for i, p in enumerate(images) if p.name.startswith(prefix)]
         if idx:
             label = deck.replace("held-out part", "tuning part") if tuning else deck
             by_deck[label] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
-    return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck,
+            if diagnose:
+                indices_by_deck[label] = index_breakdown([o for i in idx for o in outcomes[i]])
+    extra = {"indices_by_deck": indices_by_deck} if diagnose else {}
+    return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck, **extra,
             "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
             "images_used": ("the tuning photos (real_cards_split)" if tuning else
                             "held out from tuning (real_cards_split)" if held_out_only else "all")}

@@ -50,6 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enrolled-real", action="store_true",
                    help="also score deck enrolment on the held-out real photos: per deck, every other photo "
                         "enrols it (labelled corners), the rest are named with and without the profile")
+    p.add_argument("--diagnose", action="store_true",
+                   help="with --detect-path: also say, per deck, what became of every labelled index "
+                        "(not found by the finder, named right, suit or rank read wrong, dropped) and "
+                        "which suits were read as which")
     p.add_argument("--detect-path", action="store_true",
                    help="also score the held-out real photos through the product's own detector, as cardref "
                         "detect runs it (shipped finder export, fastest backend, each photo at the "
@@ -65,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     weights = Path(args.weights)
     if not weights.is_file():
         print(f"cardref eval-detector: no weights at {weights}", file=sys.stderr)
+        return 2
+    if args.diagnose and not (args.detect_path and args.namer):
+        print("cardref eval-detector: --diagnose goes with --detect-path and a corner namer", file=sys.stderr)
         return 2
     namer = Path(args.namer) if args.namer else None
     if namer is not None and not namer.is_file():
@@ -104,11 +111,11 @@ def run(args: argparse.Namespace) -> int:
             results[name] = res
             print(summarise(name, res), flush=True)
     if args.detect_path and args.real:
-        from cardref.datasets.evaluate import evaluate_real_detect
+        from cardref.datasets.evaluate import evaluate_real_detect, format_breakdown
 
         res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
                                    held_out_only=not args.all_real, scales=args.photo_scales,
-                                   tuning=args.tuning_real)
+                                   tuning=args.tuning_real, diagnose=args.diagnose)
         which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
         trial = args.tuning_real or args.photo_scales is not None  # choosing a setting: printed, not carded
         scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
@@ -118,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         f1 = res["card_f1"]
         print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f}); by deck: "
               + ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items()), flush=True)
+        if "indices_by_deck" in res:
+            print("what became of each labelled index:\n" + format_breakdown(res["indices_by_deck"]), flush=True)
     enrolled = None
     if args.enrolled_real and namer is not None and args.real:
         from cardref.datasets.evaluate import evaluate_real_enrolled

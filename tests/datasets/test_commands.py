@@ -53,6 +53,13 @@ def test_eval_detector_needs_weights(tmp_path, capsys):
     assert "no weights" in capsys.readouterr().err
 
 
+def test_eval_detector_diagnose_goes_with_the_detect_path(capsys):
+    assert main(["eval-detector", "--diagnose"]) == 2
+    assert "--diagnose goes with --detect-path" in capsys.readouterr().err
+    assert main(["eval-detector", "--diagnose", "--detect-path", "--namer", ""]) == 2
+    assert "--diagnose goes with --detect-path" in capsys.readouterr().err
+
+
 def test_train_namer_checks_its_arguments(tmp_path, capsys):
     assert main(["train-namer", "--data", str(tmp_path / "missing"), "--budget-min", "1"]) == 2
     assert "no images/train" in capsys.readouterr().err

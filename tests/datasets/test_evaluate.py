@@ -1,6 +1,7 @@
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from cardref.datasets.evaluate import (
     confusion,
     format_confusion,
@@ -214,3 +215,104 @@ def test_the_model_readme_shows_the_deck_enrolment_figures(tmp_path):
     assert "standard deck: card F1 0.7547 alone, 0.7975 enrolled" in text
     write_readme({"model": "m"}, tmp_path / "plain.md")
     assert "Deck enrolment" not in (tmp_path / "plain.md").read_text()
+
+
+def _c(code: str, box: tuple[float, float, float, float], conf: float = 0.9) -> CornerDetection:
+    return CornerDetection(code, conf, box)
+
+
+LABEL = _c("7C", (100, 100, 120, 130), 1.0)
+
+
+@pytest.mark.parametrize(("named", "kept", "want"), [
+    ([], [], ("not found", None)),
+    ([_c("7C", (200, 200, 220, 230))], None, ("not found", None)),  # found elsewhere only
+    ([_c("7C", (101, 99, 119, 131))], None, ("named right", "7C")),
+    ([_c("7C", (101, 99, 119, 131))], [], ("named right, dropped", "7C")),  # the namer was unsure
+    ([_c("7S", (101, 99, 119, 131))], None, ("suit wrong", "7S")),
+    ([_c("8C", (101, 99, 119, 131))], None, ("rank wrong", "8C")),
+    ([_c("9D", (101, 99, 119, 131))], None, ("both wrong", "9D")),
+    ([_c("SJ", (101, 99, 119, 131))], None, ("both wrong", "SJ")),  # a joker is no suit's
+    # the label's box is looser than the finder's: a small box inside it stands for it
+    ([_c("7C", (104, 104, 112, 116))], None, ("named right", "7C")),
+    # the finder's box a little off, its centre in the label grown by OUTCOME_PAD
+    ([_c("7C", (112, 100, 132, 130))], None, ("named right", "7C")),
+    # the most confident box over the index speaks for it
+    ([_c("7S", (101, 99, 119, 131), 0.4), _c("7C", (100, 101, 120, 129), 0.8)], None, ("named right", "7C")),
+])
+def test_index_outcome(named, kept, want):
+    """--diagnose: what became of one labelled index, from the boxes the finder found (each named)
+    and those the namer kept (``None`` here: all of them)."""
+    from cardref.datasets.evaluate import index_outcome
+
+    assert index_outcome(LABEL, named, named if kept is None else kept) == want
+
+
+def test_index_breakdown_counts_outcomes_and_suits():
+    from cardref.datasets.evaluate import INDEX_OUTCOMES, format_breakdown, index_breakdown
+
+    out = index_breakdown([("7C", "suit wrong", "7S"), ("8C", "suit wrong", "8S"), ("9S", "suit wrong", "9D"),
+                           ("QH", "named right", "QH"), ("2D", "not found", None)])
+    assert out["indices"] == 5 and out["suit wrong"] == 3 and out["named right"] == 1 and out["not found"] == 1
+    assert sum(out[o] for o in INDEX_OUTCOMES) == 5
+    assert out["suits_read_wrong"] == {"C->S": 2, "S->D": 1}
+    table = format_breakdown({"deck a": out, "deck b": index_breakdown([])})
+    assert "C->S 2, S->D 1" in table and table.splitlines()[0].split() == ["deck", "a", "deck", "b"]
+    assert any(line.split()[:2] == ["not", "found"] and line.split()[2:] == ["1", "0"] for line in table.splitlines())
+
+
+def test_the_detect_path_diagnoses_each_labelled_index(tmp_path, monkeypatch):
+    """--detect-path --diagnose: the detector's steps are run one by one (find, name, merge) and
+    every labelled index of each deck gets its outcome; the card F1 is the detect path's."""
+    import cv2
+    import numpy as np
+    from cardref.datasets import evaluate
+    from cardref.vision import detector
+    from cardref.vision.classes import CLASS_NAMES
+
+    src = tmp_path / "real"
+    (src / "images").mkdir(parents=True)
+    (src / "labels").mkdir()
+    (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
+    idx = {c: i for i, c in enumerate(CLASS_NAMES)}
+    # two labelled indices on each held-out photo (100x100): 7C at top-left, 3H at bottom-right
+    for name in ["phone-android-0", "phone-android-1", "phone-iphone-0"]:
+        cv2.imwrite(str(src / "images" / f"{name}.jpg"), np.full((100, 100, 3), 200, np.uint8))
+        (src / "labels" / f"{name}.txt").write_text(f"{idx['7C']} 0.15 0.15 0.1 0.1\n{idx['3H']} 0.85 0.85 0.1 0.1\n")
+
+    class Namer:
+        def name(self, frame, corners, keep_all=False):  # reads 7C as 7S on the iphone photo
+            return [CornerDetection(self.reading, c.conf, c.box) for c in corners]
+
+    class Stepwise:
+        name = "stand-in"
+        namer = Namer()
+
+        def find_corners(self, frame):  # finds only the top-left index
+            return [CornerDetection("corner", 0.9, (10, 10, 20, 20))]
+
+        def merge_cards(self, corners, frame):
+            return corners
+
+    readings = iter(["7C", "7C", "7S", "7S"])  # per photo: kept, then keep_all
+
+    class Namer2(Namer):
+        def name(self, frame, corners, keep_all=False):
+            self.reading = next(readings)
+            return super().name(frame, corners, keep_all)
+
+    Stepwise.namer = Namer2()
+    monkeypatch.setattr(detector, "load_detector", lambda *a, **k: Stepwise())
+    out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped", diagnose=True)
+    std, dark = out["indices_by_deck"].values()
+    assert (std["indices"], std["named right"], std["not found"], std["suit wrong"]) == (2, 1, 1, 0)
+    assert (dark["indices"], dark["named right"], dark["not found"], dark["suit wrong"]) == (2, 0, 1, 1)
+    assert dark["suits_read_wrong"] == {"C->S": 1}
+    assert out["card_f1"]["cards_pred"] == 2 and out["card_f1"]["cards_true"] == 4
+
+    class NoNamer:
+        name, namer = "stand-in", None
+
+    monkeypatch.setattr(detector, "load_detector", lambda *a, **k: NoNamer())
+    with pytest.raises(ValueError, match="corner namer"):
+        evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped2", diagnose=True)
