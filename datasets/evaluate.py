@@ -16,6 +16,7 @@ class: their labels are rewritten to our order (BACK dropped) into a git-ignored
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import Counter
@@ -64,12 +65,31 @@ def read_yolo_labels(path: Path, w: int, h: int, class_map: dict[int, int | None
     return out
 
 
-def mapped_real_cards(src: Path = REAL_CARDS, dst: Path = MAPPED_DIR) -> Path:
-    """The real-cards set with labels in our class order (BACK dropped); returns its data.yaml."""
+def mapped_dir_for(src: Path) -> Path:
+    """Where the labels of the photos in ``src`` are kept in our class order: MAPPED_DIR for
+    the shared real-cards set, a folder of its own for any other (your own labelled photos),
+    so that two sets are never scored as one."""
+    src = Path(src).resolve()
+    if src == Path(REAL_CARDS).resolve():
+        return MAPPED_DIR
+    return MAPPED_DIR.parent / f"real-mapped-{hashlib.sha1(str(src).encode()).hexdigest()[:10]}"
+
+
+def mapped_real_cards(src: Path = REAL_CARDS, dst: Path | None = None) -> Path:
+    """The photos of ``src`` (the real-cards set, or any photos labelled in YOLO format with
+    their data.yaml) with labels in our class order (BACK dropped), in ``dst`` (default
+    :func:`mapped_dir_for`); photos no longer in ``src`` are dropped.  Returns its data.yaml."""
+    src = Path(src)
+    dst = Path(dst) if dst is not None else mapped_dir_for(src)
     meta = yaml.safe_load((src / "data.yaml").read_text())
     cmap = foreign_class_map(meta["names"])
     (dst / "images").mkdir(parents=True, exist_ok=True)
     (dst / "labels").mkdir(parents=True, exist_ok=True)
+    present = {img.name for img in (src / "images").iterdir()}
+    for stale in (dst / "images").iterdir():
+        if stale.name not in present:
+            stale.unlink()
+            (dst / "labels" / (stale.stem + ".txt")).unlink(missing_ok=True)
     for img in sorted((src / "images").iterdir()):
         link = dst / "images" / img.name
         if not link.exists():
@@ -131,15 +151,14 @@ def real_cards_split_if_present() -> tuple[list[Path], list[Path]]:
 
 
 def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS,
-                    mapped: Path = MAPPED_DIR) -> Path:
+                    mapped: Path | None = None) -> Path:
     """A data.yaml training on a synthetic set plus the real-cards tuning split.
 
     The real photos are listed ``real_repeat`` times (they are few); validation stays on the
     synthetic held-out designs.  Image lists are written to ``dst``; nothing is copied.
     """
     synthetic = Path(synthetic)
-    mapped_real_cards(src, mapped)
-    tune, _ = real_cards_split(mapped)
+    tune, _ = real_cards_split(mapped_real_cards(src, mapped).parent)
     dst.mkdir(parents=True, exist_ok=True)
     train = sorted((synthetic / "images" / "train").glob("*.*"))
     lines = [str(p.resolve()) for p in train] + [str(p.absolute()) for p in tune] * real_repeat
@@ -430,7 +449,7 @@ REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
 
 def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path = REAL_CARDS,
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
-                         mapped: Path = MAPPED_DIR, scales: tuple[float, ...] | None = None,
+                         mapped: Path | None = None, scales: tuple[float, ...] | None = None,
                          tuning: bool = False, diagnose: bool = False) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
@@ -474,6 +493,8 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
             by_deck[label] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
             if diagnose:
                 indices_by_deck[label] = index_breakdown([o for i in idx for o in outcomes[i]])
+    if diagnose:  # and every photo together (your own photos belong to no deck named here)
+        indices_by_deck["all photos"] = index_breakdown([o for per in outcomes for o in per])
     extra = {"indices_by_deck": indices_by_deck} if diagnose else {}
     return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck, **extra,
             "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
@@ -482,7 +503,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
 
 
 def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: float | None = None,
-                           src: Path = REAL_CARDS, mapped: Path = MAPPED_DIR) -> dict:
+                           src: Path = REAL_CARDS, mapped: Path | None = None) -> dict:
     """Deck enrolment on real photos: for each deck of the held-out photos, every other photo
     (in name order) enrols the deck from its labelled corners (``cardref enrol-deck --labelled``)
     and the others are scored with the namer alone and with the deck profile."""

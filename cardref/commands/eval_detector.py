@@ -64,7 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardref.datasets.evaluate import as_card_entry, evaluate_real, evaluate_synthetic, summarise
+    from cardref.datasets.evaluate import (
+        REAL_CARDS,
+        as_card_entry,
+        evaluate_real,
+        evaluate_synthetic,
+        summarise,
+    )
 
     weights = Path(args.weights)
     if not weights.is_file():
@@ -83,6 +89,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardref eval-detector: no suit reader at {suit_reader} (pass --suit-reader '' to evaluate without)",
               file=sys.stderr)
         return 2
+    if args.real:  # checked before the synthetic sets' minutes, not after
+        problem = _real_photos_problem(Path(args.real))
+        if problem:
+            print(f"cardref eval-detector: {problem}", file=sys.stderr)
+            return 2
     results: dict[str, dict] = {}
     for spec in args.data:
         folder, _, size = spec.partition("@")
@@ -98,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
         name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
         results[name] = res
         print(summarise(name, res), flush=True)
+    # the set's name in the headings: the shared real-cards set, or your own folder of photos
+    source = "real-cards" if args.real and Path(args.real).resolve() == Path(REAL_CARDS).resolve() \
+        else Path(args.real).name
     if args.real:
         real = Path(args.real)
         if not (real / "data.yaml").exists():
@@ -107,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             res = evaluate_real(weights, imgsz=size, conf=args.conf, src=real, limit=args.limit,
                                 with_map=not args.no_map, namer=namer, held_out_only=not args.all_real,
                                 suit_reader=suit_reader)
-            name = f"real photos (real-cards{'' if args.all_real else ', held out'}, imgsz {size})"
+            name = f"real photos ({source}{'' if args.all_real else ', held out'}, imgsz {size})"
             results[name] = res
             print(summarise(name, res), flush=True)
     if args.detect_path and args.real:
@@ -119,12 +133,13 @@ def run(args: argparse.Namespace) -> int:
         which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
         trial = args.tuning_real or args.photo_scales is not None  # choosing a setting: printed, not carded
         scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
-        name = f"real photos (real-cards{which}, through cardref detect{scales})"
+        name = f"real photos ({source}{which}, through cardref detect{scales})"
         if not trial:
             results[name] = res
         f1 = res["card_f1"]
-        print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f}); by deck: "
-              + ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items()), flush=True)
+        decks = ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items())
+        print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f})"
+              + (f"; by deck: {decks}" if decks else ""), flush=True)
         if "indices_by_deck" in res:
             print("what became of each labelled index:\n" + format_breakdown(res["indices_by_deck"]), flush=True)
     enrolled = None
@@ -172,3 +187,29 @@ def run(args: argparse.Namespace) -> int:
         write_readme(card, MODELS_DIR / "README.md")
         print(f"updated {card_path}")
     return 0
+
+
+def _real_photos_problem(real: Path) -> str | None:
+    """What keeps the photos in ``real`` from being scored (a missing data.yaml, a class name
+    that is no card code, no photos, a photo that is no image), or ``None``; maps their
+    labels as a side effect."""
+    import cv2
+    import yaml
+
+    from cardref.datasets.evaluate import mapped_real_cards
+
+    if not (real / "data.yaml").exists():
+        return f"no data.yaml in {real}"
+    if not (real / "images").is_dir() or not any((real / "images").iterdir()):
+        return f"no photos in {real / 'images'}"
+    try:
+        mapped_real_cards(real)
+    except (ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
+        return f"{real / 'data.yaml'}: {exc}"
+    except OSError as exc:
+        return f"cannot read the photos in {real}: {exc}"
+    unreadable = [img for img in sorted((real / "images").iterdir()) if cv2.imread(str(img)) is None]
+    if unreadable:
+        names = ", ".join(str(p) for p in unreadable[:3]) + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
+        return f"cannot read {len(unreadable)} photo(s) as images: {names} (fix or remove them; the set is scored whole)"
+    return None

@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from cardref.cli import main
 
 
@@ -163,3 +165,59 @@ def test_train_suit_reader_trains_resumes_and_exports(small_library, tmp_path, m
     assert main([*args, "--budget-min", "0.05", "--name", "t2", "--init", str(out / "suit-reader.pt")]) == 0
     reader = SuitReader(out / "suit-reader.onnx")
     assert reader.probabilities(np.zeros((2, BODY_SIZE, BODY_SIZE, 3), np.uint8)).shape == (2, 4)
+
+
+def test_eval_detector_diagnoses_your_own_photos(small_library, tmp_path, capsys, monkeypatch):
+    """A folder of your own labelled photos (YOLO format and its data.yaml) through the shipped
+    detector: headed by the folder's name, every labelled index accounted for."""
+    import shutil
+
+    from cardref.datasets import evaluate
+    from cardref.datasets.generate import generate
+    from cardref.vision.classes import CLASS_NAMES
+
+    monkeypatch.setattr(evaluate, "MAPPED_DIR", tmp_path / "out" / "real-cards-mapped")
+
+    generate(tmp_path / "set", 2, seed=3, split="val", workers=1, progress=False)
+    mine = tmp_path / "club-table"
+    (mine / "images").mkdir(parents=True)
+    (mine / "labels").mkdir()
+    (mine / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
+    n_labels = 0
+    for img in sorted((tmp_path / "set" / "images" / "val").iterdir()):
+        shutil.copy(img, mine / "images" / img.name)
+        lab = (tmp_path / "set" / "labels" / "val" / f"{img.stem}.txt").read_text()
+        (mine / "labels" / f"{img.stem}.txt").write_text(lab)
+        n_labels += len(lab.splitlines())
+    assert main(["eval-detector", "--real", str(mine), "--real-imgsz", "320", "--no-map", "--detect-path",
+                 "--diagnose"]) == 0
+    out = capsys.readouterr().out
+    assert "== real photos (club-table, held out, through cardref detect)" in out
+    table = out.split("what became of each labelled index:\n")[1].splitlines()
+    assert table[0].split() == ["all", "photos"]
+    counts = {line.rsplit(maxsplit=1)[0].strip(): line.rsplit(maxsplit=1)[1] for line in table[1:8]}
+    assert int(counts["labelled indices"]) == n_labels
+    assert sum(int(v) for k, v in counts.items() if k != "labelled indices") == n_labels
+    assert [p.name for p in (tmp_path / "out").iterdir()][0].startswith("real-mapped-")  # kept apart
+
+
+@pytest.mark.parametrize(("names", "photo", "says"), [
+    ("names:\n  0: 7C\n", None, "no photos in"),
+    ("names:\n  0: 7C\n  1: Jokerx\n", b"x", "class 1 'Jokerx' is not a card code"),
+    ("names: [7C\n", b"x", "data.yaml"),
+    ("names:\n  0: 7C\n", b"not a jpeg", "cannot read 1 photo(s) as images"),
+])
+def test_eval_detector_says_what_is_wrong_with_your_photos(tmp_path, capsys, monkeypatch, names, photo, says):
+    """Your own photos: a bad data.yaml, no photos or an unreadable one is named before any
+    scoring starts, exit 2, no traceback."""
+    from cardref.datasets import evaluate
+
+    monkeypatch.setattr(evaluate, "MAPPED_DIR", tmp_path / "out" / "real-cards-mapped")
+    real = tmp_path / "mine"
+    (real / "images").mkdir(parents=True)
+    (real / "data.yaml").write_text(names)
+    if photo is not None:
+        (real / "images" / "a.jpg").write_bytes(photo)
+    assert main(["eval-detector", "--real", str(real), "--real-imgsz", "320", "--no-map", "--detect-path"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err

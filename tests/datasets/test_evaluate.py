@@ -304,7 +304,8 @@ def test_the_detect_path_diagnoses_each_labelled_index(tmp_path, monkeypatch):
     Stepwise.namer = Namer2()
     monkeypatch.setattr(detector, "load_detector", lambda *a, **k: Stepwise())
     out = evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped", diagnose=True)
-    std, dark = out["indices_by_deck"].values()
+    std, dark, every = out["indices_by_deck"].values()
+    assert (every["indices"], every["named right"], every["not found"], every["suit wrong"]) == (4, 1, 2, 1)
     assert (std["indices"], std["named right"], std["not found"], std["suit wrong"]) == (2, 1, 1, 0)
     assert (dark["indices"], dark["named right"], dark["not found"], dark["suit wrong"]) == (2, 0, 1, 1)
     assert dark["suits_read_wrong"] == {"C->S": 1}
@@ -316,3 +317,30 @@ def test_the_detect_path_diagnoses_each_labelled_index(tmp_path, monkeypatch):
     monkeypatch.setattr(detector, "load_detector", lambda *a, **k: NoNamer())
     with pytest.raises(ValueError, match="corner namer"):
         evaluate.evaluate_real_detect(None, None, src=src, mapped=tmp_path / "mapped2", diagnose=True)
+
+
+def test_each_set_of_photos_is_mapped_apart(tmp_path, monkeypatch):
+    """Your own labelled photos (--real DIR) get a mapped folder of their own, never the shared
+    set's, and a photo taken out of the folder is no longer scored."""
+    from cardref.datasets import evaluate
+
+    monkeypatch.setattr(evaluate, "MAPPED_DIR", tmp_path / "out" / "real-cards-mapped")
+    monkeypatch.setattr(evaluate, "REAL_CARDS", tmp_path / "shared")
+    sets = {}
+    for name, photos in (("shared", ["a", "b"]), ("mine", ["table-1", "table-2"])):
+        src = tmp_path / name
+        (src / "images").mkdir(parents=True)
+        (src / "labels").mkdir()
+        (src / "data.yaml").write_text("names:\n  0: 7C\n")
+        for ph in photos:
+            (src / "images" / f"{ph}.jpg").write_bytes(b"x")
+            (src / "labels" / f"{ph}.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+        sets[name] = evaluate.mapped_real_cards(src).parent
+    assert sets["shared"] == tmp_path / "out" / "real-cards-mapped"
+    assert sets["mine"] != sets["shared"] and sets["mine"].parent == sets["shared"].parent
+    assert sorted(p.name for p in (sets["mine"] / "images").iterdir()) == ["table-1.jpg", "table-2.jpg"]
+    assert sorted(p.name for p in (sets["shared"] / "images").iterdir()) == ["a.jpg", "b.jpg"]
+    (tmp_path / "mine" / "images" / "table-2.jpg").unlink()
+    again = evaluate.mapped_real_cards(tmp_path / "mine").parent
+    assert again == sets["mine"] and [p.name for p in (again / "images").iterdir()] == ["table-1.jpg"]
+    assert not (again / "labels" / "table-2.txt").exists()
