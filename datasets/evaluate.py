@@ -217,7 +217,9 @@ OUTCOME_PAD = 0.25
 
 
 def _centre_in(inner: Sequence[float], outer: Sequence[float], pad: float = OUTCOME_PAD) -> bool:
-    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    from cardref.vision.detector.body import box_centre
+
+    cx, cy = box_centre(inner)
     w, h = outer[2] - outer[0], outer[3] - outer[1]
     return outer[0] - pad * w <= cx <= outer[2] + pad * w and outer[1] - pad * h <= cy <= outer[3] + pad * h
 

@@ -89,11 +89,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardref eval-detector: no suit reader at {suit_reader} (pass --suit-reader '' to evaluate without)",
               file=sys.stderr)
         return 2
+    source = ""  # the real photos' name in the headings: the shared real-cards set, or your own folder
     if args.real:  # checked before the synthetic sets' minutes, not after
         problem = _real_photos_problem(Path(args.real))
         if problem:
             print(f"cardref eval-detector: {problem}", file=sys.stderr)
             return 2
+        source = "real-cards" if Path(args.real).resolve() == Path(REAL_CARDS).resolve() else Path(args.real).name
     results: dict[str, dict] = {}
     for spec in args.data:
         folder, _, size = spec.partition("@")
@@ -109,14 +111,8 @@ def run(args: argparse.Namespace) -> int:
         name = f"held-out synthetic designs ({data.name}, imgsz {imgsz})"
         results[name] = res
         print(summarise(name, res), flush=True)
-    # the set's name in the headings: the shared real-cards set, or your own folder of photos
-    source = "real-cards" if args.real and Path(args.real).resolve() == Path(REAL_CARDS).resolve() \
-        else Path(args.real).name
     if args.real:
         real = Path(args.real)
-        if not (real / "data.yaml").exists():
-            print(f"cardref eval-detector: no data.yaml in {real}", file=sys.stderr)
-            return 2
         for size in args.real_imgsz:
             res = evaluate_real(weights, imgsz=size, conf=args.conf, src=real, limit=args.limit,
                                 with_map=not args.no_map, namer=namer, held_out_only=not args.all_real,
@@ -191,23 +187,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _real_photos_problem(real: Path) -> str | None:
     """What keeps the photos in ``real`` from being scored (a missing data.yaml, a class name
-    that is no card code, no photos, a photo that is no image), or ``None``; maps their
-    labels as a side effect."""
+    that is no card code, no photos, a photo that is no image), or ``None``."""
     import cv2
     import yaml
 
-    from cardref.datasets.evaluate import mapped_real_cards
+    from cardref.vision.classes import foreign_class_map
 
     if not (real / "data.yaml").exists():
         return f"no data.yaml in {real}"
     if not (real / "images").is_dir() or not any((real / "images").iterdir()):
         return f"no photos in {real / 'images'}"
-    try:
-        mapped_real_cards(real)
+    try:  # the class names, as the evaluation maps them (datasets/evaluate.py mapped_real_cards)
+        foreign_class_map(yaml.safe_load((real / "data.yaml").read_text())["names"])
     except (ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
         return f"{real / 'data.yaml'}: {exc}"
     except OSError as exc:
-        return f"cannot read the photos in {real}: {exc}"
+        return f"cannot read {real / 'data.yaml'}: {exc}"
     unreadable = [img for img in sorted((real / "images").iterdir()) if cv2.imread(str(img)) is None]
     if unreadable:
         names = ", ".join(str(p) for p in unreadable[:3]) + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
