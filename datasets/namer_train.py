@@ -161,6 +161,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         ckpt=RUNS_DIR / name / "last.pt")
     final = {k: accuracy(net, *v) for k, v in sets.items()}
     out = export_onnx(net, models_dir / f"{NAMER_STEM}.onnx")
+    _write_int8_copy(out, models_dir)
     # the weights alone (1.2 MB): a later run starts from them with --init
     torch.save({"net": net.state_dict()}, models_dir / f"{NAMER_STEM}.pt")
     card = {
@@ -176,6 +177,20 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     full["namer"] = card
     card_path.write_text(json.dumps(full, indent=1, ensure_ascii=False) + "\n")
     return card
+
+
+def _write_int8_copy(namer: Path, models_dir: Path) -> None:
+    """The namer's INT8 copy (what OpenVINO runs on CPUs without bf16 units), calibrated on
+    what the finder beside it finds; without a finder export there, none (an older copy
+    is stale and never runs: :mod:`cardref.vision.detector.int8`)."""
+    from cardref.vision.detector import MODEL_STEM
+    from cardref.vision.detector.export import export_namer_int8
+    from cardref.vision.detector.int8 import int8_sibling
+
+    finder = models_dir / f"{MODEL_STEM}.onnx"
+    if finder.is_file():
+        copy = export_namer_int8(namer, int8_sibling(namer), finder)
+        print(f"namer: wrote {copy} (INT8)", flush=True)
 
 
 def with_features(net):  # noqa: ANN001, ANN201 - torch modules

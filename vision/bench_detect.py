@@ -59,14 +59,34 @@ def _model_for(backend: str, model: Path | None) -> Path | None:
     return model if model.suffix == ".onnx" or model.is_dir() else model.with_suffix(".onnx")
 
 
+def _runs_int8(det) -> bool:  # noqa: ANN001 - a Detector
+    from cardref.vision.detector.int8 import is_int8_copy
+
+    namer = getattr(det, "namer", None)
+    return is_int8_copy(det.model_path) or (namer is not None and is_int8_copy(namer.runtime_path))
+
+
+def _describe(det) -> str:  # noqa: ANN001 - a Detector
+    """Input shape, the runtime's precision and the namer's file, for the notes column."""
+    from cardref.vision.detector.int8 import is_int8_copy
+
+    shape = getattr(det.backend, "input_shape", None)
+    note = f"input {shape[1]}x{shape[0]}" if shape else f"imgsz {getattr(det.backend, 'imgsz', '?')}"
+    precision = "INT8" if is_int8_copy(det.model_path) else getattr(det.backend, "precision", "")
+    namer = getattr(det, "namer", None)
+    return (note + (f", {precision}" if precision else "")
+            + (f", namer {namer.runtime_path.name}" if namer is not None else ""))
+
+
 def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[str, float]:
     """Median ms per frame of ``detect`` for each backend, timed in turns (frame i on every
     backend, then frame i + 1) so that a busy machine slows them all alike."""
-    wanted = [b.strip() for b in args.backends.split(",") if b.strip()]
+    asked = [b.strip() for b in args.backends.split(",") if b.strip()]
+    wanted = list(asked)  # the rows: each backend asked for, and its float variant where INT8 copies run
     installed = available_backends()
     detectors = {}
     notes: dict[str, str] = {}
-    for backend in wanted:
+    for backend in asked:
         if backend not in installed:
             notes[backend] = "runtime not installed"
             continue
@@ -75,13 +95,17 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
         except DetectorError as exc:
             notes[backend] = str(exc)
             continue
-        shape = getattr(det.backend, "input_shape", None)
-        note = f"input {shape[1]}x{shape[0]}" if shape else f"imgsz {getattr(det.backend, 'imgsz', '?')}"
-        precision = getattr(det.backend, "precision", "")
-        notes[backend] = note + (f", {precision}" if precision else "")
-        detectors[backend] = det
-        for i in range(args.warmup):
-            det.detect(frames[i % len(frames)])
+        variants = {backend: det}
+        if _runs_int8(det):  # the float files beside them, in the same run: the INT8 copies' gain
+            variants[f"{backend}/float"] = load_detector(backend, _model_for(backend, args.model), threads=args.threads,
+                                                         int8=False, **_conf(args))
+        for label, det in variants.items():
+            notes[label] = _describe(det)
+            detectors[label] = det
+            for i in range(args.warmup):
+                det.detect(frames[i % len(frames)])
+            if label != backend:
+                wanted.insert(wanted.index(backend) + 1, label)
     times: dict[str, list[float]] = {b: [] for b in detectors}
     cpu: dict[str, list[float]] = {b: [] for b in detectors}
     corners: dict[str, int] = {b: 0 for b in detectors}
@@ -95,15 +119,15 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
             corners[backend] += sum(len(c.corners) for c in cards)
     results = {b: float(np.median(t)) for b, t in times.items()}
     base = results.get("torch")
-    print(f"{'backend':<9} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'cpu ms':>7} {'corners':>8}  notes")
+    print(f"{'backend':<15} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'cpu ms':>7} {'corners':>8}  notes")
     for backend in wanted:
         if backend not in results:
-            print(f"{backend:<9} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>7} {'-':>8}  {notes.get(backend, '')}")
+            print(f"{backend:<15} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>7} {'-':>8}  {notes.get(backend, '')}")
             continue
         ms = results[backend]
         ratio = f"{base / ms:.2f}x" if base else "-"
         model = detectors[backend].model_path.name
-        print(f"{backend:<9} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} {np.median(cpu[backend]):7.1f} "
+        print(f"{backend:<15} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} {np.median(cpu[backend]):7.1f} "
               f"{corners[backend] / max(args.frames, 1):8.1f}  {notes[backend]}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"(ms/frame: median wall time of detect(); cpu ms: CPU time it used, all threads; load average "

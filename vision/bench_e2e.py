@@ -278,11 +278,13 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
     every replay."""
     from cardref.vision import simulate
     from cardref.vision.detector import default_model_paths
+    from cardref.vision.detector.int8 import int8_sibling
     from cardref.vision.detector.namer import NAMER_STEM
     from cardref.vision.fingerprint import files_digest
 
     files = [Path(model)] if model else [p for ps in default_model_paths().values() for p in ps]
-    files += [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
+    namers = [p.parent / f"{NAMER_STEM}.onnx" for p in files[:1]]
+    files += [*namers, *(int8_sibling(p) for p in namers)]  # the namer's INT8 copy runs where it is fresh
     files += sorted(Path(simulate.__file__).parent.glob("*.py"))  # what drew the frames
     if enrolled:  # the kept corners are named with the profile: its code is part of what made them
         from cardref.vision.detector import deck, namer

@@ -1,4 +1,9 @@
-"""``cardref export-detector``: export the PyTorch detector to ONNX (used by ONNX Runtime and OpenVINO)."""
+"""``cardref export-detector``: export the PyTorch detector to ONNX (used by ONNX Runtime and OpenVINO).
+
+The float export stores its weights as float16 (:mod:`cardref.vision.detector.onnx_weights`;
+it still computes in float32).  ``--int8`` also writes the INT8 copies of the finder and of
+the corner namer that OpenVINO runs on CPUs without bf16 units (:mod:`cardref.vision.detector.int8`).
+"""
 
 from __future__ import annotations
 
@@ -16,24 +21,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, nargs=2, metavar=("HEIGHT", "WIDTH"), default=None,
                    help="fixed network input (default 736 1280: a 1280x720 frame)")
     p.add_argument("--int8", action="store_true",
-                   help="also write an INT8 copy (<name>-int8.onnx, calibrated on rendered table frames) "
-                        "and compare it with the float export")
+                   help="also write INT8 copies of the finder and the corner namer (<name>-int8.onnx, calibrated "
+                        "on rendered table frames) and compare them with the float files")
     p.add_argument("--int8-only", action="store_true", help="quantise an existing ONNX export (--out) only")
+    p.add_argument("--namer", type=Path, default=None,
+                   help="corner namer whose INT8 copy --int8 writes (default: models/corner-namer.onnx; "
+                        "'none' to skip it)")
     p.add_argument("--no-check", action="store_true",
                    help="skip comparing the export with the PyTorch model on a synthetic frame")
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardref.vision.detector import DetectorError, default_model_paths
+    from cardref.vision.detector import DetectorError, default_model_paths, models_dir
     from cardref.vision.detector.backends import OnnxBackend
     from cardref.vision.detector.export import (
         DEFAULT_EXPORT_SHAPE,
         compare_backends,
         compare_corners,
+        compare_namers,
         export_int8,
+        export_namer_int8,
         export_onnx,
     )
     from cardref.vision.detector.frames import table_frames
+    from cardref.vision.detector.int8 import int8_sibling
+    from cardref.vision.detector.namer import NAMER_STEM
+    from cardref.vision.detector.onnx_weights import store_weights_half
 
     weights = args.weights or default_model_paths()["torch"][0]
     out = args.out or weights.with_suffix(".onnx")
@@ -42,20 +55,27 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not args.int8_only:
             path = export_onnx(weights, out, imgsz=shape)
-            print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, input {shape[0]}x{shape[1]})")
+            store_weights_half(path)
+            print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, input {shape[0]}x{shape[1]}, "
+                  "weights stored as float16)")
             if not args.no_check:
                 # a 16:9 frame that fills the export's width (1280x720 for 736x1280)
                 report = compare_backends(weights, path, frame_shape=(shape[1] * 9 // 16, shape[1]))
                 print(report.summary())
                 status = 0 if report.agree else 1
         if args.int8 or args.int8_only:
-            int8 = out.with_name(out.stem + "-int8.onnx")
-            path = export_int8(out, int8)
+            frames = None if args.no_check else table_frames(4, width=shape[1], height=shape[1] * 9 // 16, seed=500)
+            path = export_int8(out, int8_sibling(out))
             print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, INT8)")
-            if not args.no_check:
-                frames = table_frames(4, width=shape[1], height=shape[1] * 9 // 16, seed=500)
+            if frames is not None:
                 low = {"conf": 0.05}  # compare weak boxes too
                 print(compare_corners(OnnxBackend(out, **low), OnnxBackend(path, **low), frames).summary())
+            namer = args.namer or models_dir() / f"{NAMER_STEM}.onnx"
+            if str(namer) != "none":
+                path = export_namer_int8(namer, int8_sibling(namer), out)
+                print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB, INT8)")
+                if frames is not None:
+                    print(compare_namers(namer, path, out, frames))
     except DetectorError as exc:
         print(f"cardref export-detector: {exc}", file=sys.stderr)
         return 2

@@ -6,9 +6,10 @@
 Backends (fastest first): ``openvino`` (OpenVINO on the ONNX export), ``onnx`` (ONNX
 Runtime on the same file) and ``torch`` (the ultralytics ``.pt`` in PyTorch).  The shipped
 model files live in the ``cardref.models`` package: ``cards-yolo11n.pt``,
-``cards-yolo11n.onnx`` and ``cards-yolo11n-int8.onnx`` (OpenVINO takes the float export on
-CPUs with bf16 units, the INT8 one elsewhere; an ``cards-yolo11n_openvino_model/`` IR folder
-is used first when present).
+``cards-yolo11n.onnx`` (its weights stored as float16, :mod:`.onnx_weights`) and
+``cards-yolo11n-int8.onnx`` (OpenVINO takes the float export on CPUs with bf16 units, the
+INT8 copy elsewhere, :mod:`.int8`; an ``cards-yolo11n_openvino_model/`` IR folder is used
+first when present).  The corner namer has an INT8 copy too, chosen the same way.
 
 The shipped detector is class-agnostic: it finds corner indices and the corner namer
 (:mod:`.namer`, ``models/corner-namer.onnx``) names each one; the suit reader
@@ -39,6 +40,7 @@ from .backends import (
 from .body import BODY_STEM, SuitReader
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
+from .int8 import int8_sibling, is_fresh, is_int8_copy, prefer_int8
 from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
 from .namer import NAMER_STEM, CornerNamer
 
@@ -64,28 +66,22 @@ def default_model_paths(stem: str = MODEL_STEM, folder: Path | None = None) -> d
     """For each backend, the model files it can use, preferred first."""
     folder = folder or models_dir()
     onnx = folder / f"{stem}.onnx"
-    int8 = folder / f"{stem}-int8.onnx"
-    return {"openvino": [folder / f"{stem}_openvino_model", *_openvino_order(onnx, int8)],
+    return {"openvino": [folder / f"{stem}_openvino_model", *_openvino_order(onnx, int8_sibling(onnx))],
             "onnx": [onnx], "torch": [folder / f"{stem}.pt"]}
 
 
-def _cpu_has_bf16() -> bool:
-    try:
-        import openvino as ov
-
-        return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
-    except Exception:  # noqa: BLE001 - no OpenVINO or no CPU plugin: no bf16 either
-        return False
-
-
 def _openvino_order(float_model: Path, int8_model: Path) -> list[Path]:
-    """Which export OpenVINO should prefer on this CPU.
+    """Which export OpenVINO should run: the INT8 copy where it is the fast one and was made
+    from this float export (:mod:`.int8`), else the float export.
 
     With bf16 units (e.g. AVX512-BF16) OpenVINO runs the float export in bf16 as fast as
-    the INT8 one (28 vs 29 ms a 1280x720 frame on the reference machine) at float accuracy;
-    without them the INT8 export is the fast one (float runs in f32: 49 ms there).
+    the INT8 one (28 vs 29 ms a 1280x720 frame on the machine of 2026-11-30) at float
+    accuracy; without them the INT8 copy is the fast one (float runs in f32: 89 vs 63 ms on
+    the machine of 2026-12-01).
     """
-    return [float_model, int8_model] if _cpu_has_bf16() else [int8_model, float_model]
+    if prefer_int8() and is_fresh(int8_model, float_model):
+        return [int8_model, float_model]
+    return [float_model]
 
 
 def available_backends() -> list[str]:
@@ -103,8 +99,7 @@ def _paths_for(backend: str, model: Path) -> list[Path]:
         return [model]
     onnx = model.with_suffix(".onnx")
     if backend == "openvino":
-        int8 = model.parent / f"{model.stem}-int8.onnx"
-        return [model.parent / f"{model.stem}_openvino_model", *_openvino_order(onnx, int8)]
+        return [model.parent / f"{model.stem}_openvino_model", *_openvino_order(onnx, int8_sibling(onnx))]
     return [onnx]
 
 
@@ -241,7 +236,8 @@ def _build(backend: str, path: Path, conf: float, iou: float, imgsz: int | None,
 def load_detector(backend: str = "auto", model: str | Path | None = None, conf: float = DEFAULT_CONF,
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
                   merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True,
-                  scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True) -> Detector:
+                  scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True,
+                  int8: bool = True) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -254,7 +250,9 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     namer file raises :class:`ModelFileError`), a path puts that namer behind any detector,
     ``False`` runs the detector alone.  ``scales``: see :attr:`Detector.scales` (each in 0..1].
     ``suit_reader``: ``True`` adds the shipped suit reader behind the corner namer (a missing
-    file raises :class:`ModelFileError`), a path that reader, ``False`` none.
+    file raises :class:`ModelFileError`), a path that reader, ``False`` none.  ``int8=False``
+    never runs the INT8 copies of the finder and the namer (:mod:`.int8`), even where they
+    are the fast ones.
     """
     if not scales or any(not 0 < s <= 1 for s in scales):
         raise DetectorError(f"detector scales must lie in (0, 1], not {scales!r}")
@@ -270,10 +268,12 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
         if backend == "auto" and name not in available_backends():
             continue
         paths = _paths_for(name, model_path) if model_path is not None else defaults[name]
+        if not int8:
+            paths = [p for p in paths if not is_int8_copy(p)]
         for path in paths:
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
-                namer_ = _load_namer(namer, found, threads, conf)
+                namer_ = _load_namer(namer, found, threads, conf, int8)
                 return Detector(found, merge, namer_, tuple(scales), _load_suit_reader(suit_reader, namer_, threads))
             tried.append(path)
     if backend == "auto" and not available_backends():
@@ -291,14 +291,14 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
 
 
 def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,
-                conf: float) -> CornerNamer | None:
+                conf: float, int8: bool = True) -> CornerNamer | None:
     """``True``: the shipped namer, for a class-agnostic detector only (a 54-class one names its
     own corners); a path: that namer, for any detector; ``False``: none."""
     if namer is False or (namer is True and UNNAMED not in backend.names):
         return None
     if namer is True:
-        return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads, min_conf=conf)
-    return CornerNamer(Path(namer), threads=threads, min_conf=conf)
+        return CornerNamer(models_dir() / f"{NAMER_STEM}.onnx", threads=threads, min_conf=conf, int8=int8)
+    return CornerNamer(Path(namer), threads=threads, min_conf=conf, int8=int8)
 
 
 def _load_suit_reader(reader: str | Path | bool, namer: CornerNamer | None, threads: int | None) -> SuitReader | None:

@@ -140,61 +140,110 @@ def compare_backends(weights: str | Path, onnx_path: str | Path, frames: list[np
     return compare_corners(torch_backend, onnx, frames)
 
 
+def compare_namers(float_namer: str | Path, int8_namer: str | Path, finder_path: str | Path,
+                   frames: list[np.ndarray]) -> str:
+    """How often two namers (a float one and its INT8 copy) give a corner the same code, on
+    the corners ``finder_path`` finds in ``frames``: a one-line summary."""
+    from .backends import OnnxBackend
+    from .namer import NAMER_CLASSES, CornerNamer, crop_corner
+
+    finder = OnnxBackend(finder_path)
+    a, b = CornerNamer(float_namer, int8=False), CornerNamer(int8_namer, int8=False)
+    same = total = 0
+    gap = 0.0
+    for frame in frames:
+        patches = [crop_corner(frame, c.box) for c in finder.detect_corners(frame)]
+        if not patches:
+            continue
+        pa, pb = a.probabilities(patches), b.probabilities(patches)
+        same += int((pa.argmax(axis=1) == pb.argmax(axis=1)).sum())
+        total += len(patches)
+        gap = max(gap, float(np.abs(pa - pb).max()))
+    return (f"{Path(float_namer).name} vs {Path(int8_namer).name} on {len(frames)} frames: {same}/{total} corners "
+            f"given the same of the {len(NAMER_CLASSES)} classes, largest probability gap {gap:.3f}")
+
+
 def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray] | None = None,
                 n_frames: int = 16) -> Path:
-    """Quantise an exported ONNX model to INT8 (QDQ, static, calibrated on table frames).
+    """Quantise an exported finder to INT8 (:func:`.int8.quantize`), calibrated on rendered
+    table frames, and stamp it with the float file's digest.
 
-    Uses ONNX Runtime's quantiser (no extra package); OpenVINO runs the QDQ graph with INT8
-    kernels.  Weights per channel (int8), activations per tensor (uint8).  Check the
-    accuracy of the result before shipping it (``cardref export-detector --int8`` compares
-    it with the float model).
+    The first convolution (it sees the raw image) and the head's last convolutions and its
+    decoding stay float (:func:`_float_nodes`).  On held-out real photos through ``cardref
+    detect``, card F1 0.8044 with the float finder, 0.8016 with this copy (quantising those
+    layers too: 0.7992).  Check the accuracy of a copy before shipping it (``cardref
+    export-detector --int8`` compares it with the float model).
     """
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
     from .backends import OnnxBackend
     from .decode import letterbox
     from .frames import table_frames
+    from .int8 import quantize
 
-    onnx_path, out = Path(onnx_path), Path(out)
+    onnx_path = Path(onnx_path)
     if not onnx_path.is_file():
         raise ModelFileError(onnx_path, "ONNX model not found")
-    ref = OnnxBackend(onnx_path)
+    shape = OnnxBackend(onnx_path).input_shape
     if frames is None:
-        h, w = ref.input_shape
-        frames = table_frames(n_frames, width=w, height=round(w * 9 / 16), seed=100)
-    blobs = [letterbox(f, ref.input_shape)[0] for f in frames]
-    input_name = ref.session.get_inputs()[0].name
+        frames = table_frames(n_frames, width=shape[1], height=round(shape[1] * 9 / 16), seed=100)
+    return quantize(onnx_path, out, (letterbox(f, shape)[0] for f in frames), _float_nodes(onnx_path))
 
-    class _Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self._it = iter(blobs)
 
-        def get_next(self) -> dict | None:
-            blob = next(self._it, None)
-            return None if blob is None else {input_name: blob}
+def export_namer_int8(namer_path: str | Path, out: str | Path, finder_path: str | Path,
+                      frames: list[np.ndarray] | None = None, n_frames: int = 16) -> Path:
+    """Quantise the corner namer to INT8, calibrated on what it reads at run time: the patches
+    of the corners the finder (``finder_path``, an ONNX export) finds on rendered table
+    frames, at every quarter turn.  On held-out real photos through ``cardref detect``, card
+    F1 0.8044 with the float namer, 0.8036 with its INT8 copy (float finder both times)."""
+    from .backends import OnnxBackend
+    from .int8 import quantize
+    from .namer import TURNS, crop_corner, patches_blob
 
-    with tempfile.TemporaryDirectory(prefix="cardref-int8-") as tmp:
-        pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(onnx_path), str(pre))
-        quantize_static(str(pre), str(out), _Reader(), quant_format=QuantFormat.QDQ,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
-                        nodes_to_exclude=_head_decoding_nodes(pre))
-    return out
+    finder = OnnxBackend(finder_path, conf=0.05)
+    if frames is None:
+        from .frames import table_frames
+
+        frames = table_frames(n_frames, width=1280, height=720, seed=100)
+
+    def batches():  # noqa: ANN202 - a generator of blobs
+        for frame in frames:
+            corners = finder.detect_corners(frame)
+            if corners:
+                arr = np.asarray([crop_corner(frame, c.box) for c in corners], np.uint8)
+                yield patches_blob(np.concatenate([np.rot90(arr, k, axes=(1, 2)) for k in range(TURNS)]))
+
+    return quantize(namer_path, out, batches())
+
+
+def _float_nodes(onnx_path: Path) -> list[str]:
+    """The finder's nodes an INT8 copy keeps float: the head's decoding, the last convolution
+    of each head branch (box offsets and class scores, ``/model.23/cv3.0/cv3.0.2/Conv``) and
+    the first convolution."""
+    from .onnx_weights import float_weights
+
+    graph = float_weights(onnx_path).graph
+    prefix = _head_prefix(graph)
+    convs = [n.name for n in graph.node if n.op_type == "Conv"]
+    last = [c for c in convs if c.startswith(prefix) and c.endswith(".2/Conv")]
+    return [*_head_decoding_nodes(onnx_path), *last, *convs[:1]]
+
+
+def _head_prefix(graph) -> str:  # noqa: ANN001 - onnx.GraphProto
+    """The name prefix of the node that makes the graph's output (e.g. ``/model.23/``)."""
+    output = graph.output[0].name
+    producer = next(n for n in graph.node if output in n.output)
+    return producer.name.rsplit("/", 1)[0] + "/"
 
 
 def _head_decoding_nodes(onnx_path: Path) -> list[str]:
     """The detection head's decoding nodes, kept in float.
 
     The head ends in one tensor that concatenates box coordinates (pixels, up to 1280) with
-    class scores (0..1): quantised per tensor to 8 bits, every score would round to 0.  Its
-    convolutions stay INT8; the box decoding (DFL softmax, anchors, strides), the score
-    sigmoid and the final concatenation stay float.
+    class scores (0..1): quantised per tensor to 8 bits, every score would round to 0.  The
+    box decoding (DFL softmax, anchors, strides), the score sigmoid and the final
+    concatenation stay float.
     """
-    import onnx
+    from .onnx_weights import float_weights
 
-    graph = onnx.load(str(onnx_path), load_external_data=False).graph
-    output = graph.output[0].name
-    producer = next(n for n in graph.node if output in n.output)
-    prefix = producer.name.rsplit("/", 1)[0] + "/"  # e.g. "/model.23/"
+    graph = float_weights(onnx_path).graph
+    prefix = _head_prefix(graph)
     return [n.name for n in graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]

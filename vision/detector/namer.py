@@ -30,6 +30,7 @@ import numpy as np
 from ..classes import CLASS_NAMES
 from ..types import Box, CornerDetection
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
+from .int8 import runtime_file
 
 #: Side of the square patch the namer sees, in pixels.
 CROP_SIZE = 32
@@ -150,14 +151,16 @@ def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads:
 class CornerNamer:
     """Names corner boxes: ``name(frame, corners)`` returns them with card codes (or drops them).
 
-    ``min_prob`` drops a corner whose best card code is less likely than this; a corner the
-    namer calls :data:`NOT_A_CORNER` is dropped.  The reported confidence is the detector's
-    box confidence times the namer's probability of the code; corners below ``min_conf``
-    are dropped (the detector's own threshold applies to the box confidence alone).
+    ``model_path`` is the float ONNX export; its fresh INT8 copy beside it runs instead on CPUs
+    without bf16 units (``int8=False``: never).  ``min_prob`` drops a corner whose best card
+    code is less likely than this; a corner the namer calls :data:`NOT_A_CORNER` is dropped.
+    The reported confidence is the detector's box confidence times the namer's probability of
+    the code; corners below ``min_conf`` are dropped (the detector's own threshold applies to
+    the box confidence alone).
     """
 
     def __init__(self, model_path: str | Path, min_prob: float = MIN_PROB, threads: int | None = None,
-                 min_conf: float = 0.0, turns: int = TURNS, inverted: bool = INVERTED) -> None:
+                 min_conf: float = 0.0, turns: int = TURNS, inverted: bool = INVERTED, int8: bool = True) -> None:
         if turns not in (1, 2, 4):
             raise ValueError("turns must be 1, 2 or 4")
         self.min_conf = min_conf
@@ -167,8 +170,11 @@ class CornerNamer:
         if not path.is_file():
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
         self.model_path = path
+        #: the file that runs: ``model_path``, or its INT8 copy where that is the fast one
+        #: (``int8``, :func:`.int8.runtime_file`); a deck profile belongs to ``model_path`` either way
+        self.runtime_path = runtime_file(path) if int8 else path
         self.min_prob = min_prob
-        self._run, self.has_features = load_onnx_classifier(path, NAMER_CLASSES, "corner namer", threads)
+        self._run, self.has_features = load_onnx_classifier(self.runtime_path, NAMER_CLASSES, "corner namer", threads)
         #: a :class:`~.deck.DeckProfile` the readings are weighed against (``use_deck``)
         self.deck = None
         self._sha1: str | None = None

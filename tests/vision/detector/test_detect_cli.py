@@ -105,3 +105,19 @@ def test_scales_option(capsys) -> None:
     assert len(json.loads(once)["cards"]) >= 1 and len(json.loads(pooled)["cards"]) >= 1
     code, _, err = _detect(capsys, "--scales", "1.5", str(FRAMES[0]))
     assert code == 2 and "scales" in err
+
+
+def test_no_int8_runs_the_float_models(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardref.vision.detector as detector
+
+    seen = []
+    real = detector.load_detector
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        seen.append(kwargs.get("int8", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(detector, "load_detector", spy)
+    assert _detect(capsys, "--json", str(FRAMES[0]))[0] == 0
+    assert _detect(capsys, "--json", "--no-int8", str(FRAMES[0]))[0] == 0
+    assert seen == [True, False]

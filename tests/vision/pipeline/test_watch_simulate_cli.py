@@ -171,3 +171,20 @@ def test_a_detector_failing_on_frames_never_loses_the_log(clip, tmp_path, monkey
     assert rc == 0 and calls[0] > 50
     assert "could not be processed" in capsys.readouterr().err
     assert len(_plays(log)) == 5
+
+
+def test_no_int8_asks_the_detector_for_the_float_models(clip, tmp_path, monkeypatch, capsys):
+    import cardref.vision.detector as detector
+
+    seen = []
+
+    def refuse(*args, **kwargs):  # records what watch asked for, then fails like a missing model file
+        seen.append(kwargs.get("int8", True))
+        raise detector.ModelFileError(tmp_path / "none.onnx", "model file not found")
+
+    monkeypatch.setattr(detector, "load_detector", refuse)
+    for extra in ([], ["--no-int8"]):
+        rc = main(["watch", "--video", str(clip / "video.mp4"), "--game", "guafeng-zibo",
+                   "--out", str(tmp_path / f"log{len(extra)}.jsonl"), *extra])
+        assert rc == 2 and "none.onnx" in capsys.readouterr().err
+    assert seen == [True, False]
