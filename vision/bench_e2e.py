@@ -109,7 +109,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
              realtime: bool = False, tune: list[str] | None = None,
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
-             resolution: tuple[int, int] = DEFAULT_RESOLUTION) -> DealScore:
+             resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, tuned
     from cardref.vision.simulate import CameraStyle, simulate_to_dir
@@ -125,13 +125,13 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
-        detector = _model_detector(model, backend)
+        detector = _model_detector(model, backend, int8)
         enrolled, enrol_problem = _enrol(detector, game, seed, sim.design, split, style) if enrol else (None, None)
         detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
                 game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend,
-                enrolled=enrol, resolution=resolution))
+                enrolled=enrol, resolution=resolution, int8=int8))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
@@ -258,21 +258,21 @@ class _Emitted:
         return replace(self.obs, t_emit=self.obs.t_emit + self.proc_s)
 
 
-_MODEL_CACHE: dict[tuple[str | None, str], Any] = {}
+_MODEL_CACHE: dict[tuple[str | None, str, bool], Any] = {}
 
 
-def _model_detector(model: str | None, backend: str) -> Any:
-    key = (model, backend)
+def _model_detector(model: str | None, backend: str, int8: bool = True) -> Any:
+    key = (model, backend, int8)
     if key not in _MODEL_CACHE:
         from cardref.vision.detector import load_detector
 
-        _MODEL_CACHE[key] = load_detector(backend, model)
+        _MODEL_CACHE[key] = load_detector(backend, model, int8=int8)
     return _MODEL_CACHE[key]
 
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
                    model: str | None, backend: str, enrolled: bool = False,
-                   resolution: tuple[int, int] = DEFAULT_RESOLUTION) -> str:
+                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> str:
     """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
     code) and what found and named them (model files, backend).  The merge runs again at
     every replay."""
@@ -292,7 +292,8 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
         files += [Path(deck.__file__), Path(namer.__file__)]
     digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
     size = "" if resolution == DEFAULT_RESOLUTION else f"-{resolution[0]}x{resolution[1]}"
-    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}{size}-{digest}.jsonl"
+    floats = "" if int8 else "-float"  # the float files only (--no-int8), where INT8 copies would run
+    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}{size}{floats}-{digest}.jsonl"
 
 
 def _corner_row(c: Any) -> list[Any]:
@@ -413,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noise", default="mild", help="oracle noise preset: none, mild, harsh (default mild)")
     ap.add_argument("--model", help="model file for --detector model (default: the shipped one)")
     ap.add_argument("--backend", default="auto")
+    ap.add_argument("--no-int8", action="store_true",
+                    help="run the float finder and namer even where their INT8 copies are the fast ones")
     ap.add_argument("--max-plays", type=int, default=30, help="plays per deal (default 30; 0 = whole deal)")
     ap.add_argument("--seed", type=int, default=1000, help="first seed")
     ap.add_argument("--settle", type=float, default=0.5)
@@ -460,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.detector == "model":
         try:
-            _model_detector(args.model, args.backend)
+            _model_detector(args.model, args.backend, not args.no_int8)
         except Exception as exc:
             print(f"cardref bench e2e: cannot load the card detector: {exc}", file=sys.stderr)
             return 2
@@ -485,6 +488,7 @@ def main(argv: list[str] | None = None) -> int:
                 pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
+                             int8=not args.no_int8,
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,

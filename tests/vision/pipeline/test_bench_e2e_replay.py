@@ -55,6 +55,9 @@ def test_the_key_names_the_deal_and_changes_with_the_model(tmp_path) -> None:
     at_1080p = detections_key("guafeng-zibo", 3, pile=False, design="aisleriot-plastic", max_plays=30,
                               model=str(model), backend="onnx", resolution=(1920, 1080))
     assert a != at_1080p and "-1920x1080-" in at_1080p  # another camera, other frames
+    floats = detections_key("guafeng-zibo", 3, pile=False, design="aisleriot-plastic", max_plays=30,
+                            model=str(model), backend="onnx", int8=False)
+    assert a != floats and "-float-" in floats  # --no-int8: the float files, not their INT8 copies
     model.write_bytes(b"retrained")
     assert a != detections_key("guafeng-zibo", 3, pile=False, design="aisleriot-plastic", max_plays=30, model=str(model),
                                backend="onnx")
