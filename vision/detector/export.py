@@ -224,7 +224,7 @@ def _float_nodes(onnx_path: Path) -> list[str]:
     prefix = _head_prefix(graph)
     convs = [n.name for n in graph.node if n.op_type == "Conv"]
     last = [c for c in convs if c.startswith(prefix) and c.endswith(".2/Conv")]
-    return [*_head_decoding_nodes(onnx_path), *last, *convs[:1]]
+    return [*_head_decoding_nodes(graph), *last, *convs[:1]]
 
 
 def _head_prefix(graph) -> str:  # noqa: ANN001 - onnx.GraphProto
@@ -234,7 +234,7 @@ def _head_prefix(graph) -> str:  # noqa: ANN001 - onnx.GraphProto
     return producer.name.rsplit("/", 1)[0] + "/"
 
 
-def _head_decoding_nodes(onnx_path: Path) -> list[str]:
+def _head_decoding_nodes(graph) -> list[str]:  # noqa: ANN001 - onnx.GraphProto
     """The detection head's decoding nodes, kept in float.
 
     The head ends in one tensor that concatenates box coordinates (pixels, up to 1280) with
@@ -242,8 +242,5 @@ def _head_decoding_nodes(onnx_path: Path) -> list[str]:
     box decoding (DFL softmax, anchors, strides), the score sigmoid and the final
     concatenation stay float.
     """
-    from .onnx_weights import float_weights
-
-    graph = float_weights(onnx_path).graph
     prefix = _head_prefix(graph)
     return [n.name for n in graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]

@@ -18,7 +18,6 @@ then weighed against that deck's own enrolled corners.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import replace
@@ -30,7 +29,7 @@ import numpy as np
 from ..classes import CLASS_NAMES
 from ..types import Box, CornerDetection
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
-from .int8 import runtime_file
+from .int8 import file_digest, runtime_file
 
 #: Side of the square patch the namer sees, in pixels.
 CROP_SIZE = 32
@@ -183,7 +182,7 @@ class CornerNamer:
     def sha1(self) -> str:
         """Digest of the model file's content: a deck profile is only valid for the namer that made it."""
         if self._sha1 is None:
-            self._sha1 = hashlib.sha1(self.model_path.read_bytes()).hexdigest()[:16]
+            self._sha1 = file_digest(self.model_path)
         return self._sha1
 
     def read(self, patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
