@@ -163,8 +163,10 @@ def _same_card(tr: Track, code: str, old: Track) -> bool:
 
 def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     """Is the new card ``tr`` the reported card ``old`` detected a second time?  The same code,
-    and each index within ``near_mm`` of its own index of ``old``: all of them (two or more),
-    or one alone on a card reported with two or more.  The detector can give one card twice
+    and each index within ``near_mm`` of its own index of ``old``: one alone, or two or more
+    on a card reported with at least as many (a joker's marks spread over its face, so a BJ
+    can be known by four; two of them seen again as a card of their own had made a phantom
+    BJ).  The detector can give one card twice
     for some frames: its two indices paired twice over, or one of them left out of the pair
     (another card's index between them, a hand over it) and given as a card of its own.  A
     second card of that code laid so exactly over the first would hide it, so the two are
@@ -173,7 +175,7 @@ def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     rule turned 10 more plays right (673 -> 683 of 720), at the cost of two (a second SJ whose
     lone index fell on the first one's; a misread JC that had been a phantom joined a play)."""
     n = len(tr.points)
-    if tr.best != old.best or len(old.points) < 2 or not (n == 1 or n == len(old.points)):
+    if tr.best != old.best or len(old.points) < 2 or not 1 <= n <= len(old.points):
         return False
     free = list(old.points)
     for p in tr.points:
@@ -195,6 +197,21 @@ def _index_on_index(tr: Track, other: Track, near_mm: float) -> bool:
     if len(tr.points) != 1 or len(other.points) < 2 or rank_of(a) != rank_of(b) or (a != b and a in JOKER_CODES):
         return False
     return min(_dist(tr.points[0], q) for q in other.points) <= near_mm
+
+
+def _fanned_pair(a: Track, b: Track, near_mm: float) -> bool:
+    """Are ``a`` and ``b``, two candidates of one code sharing an index, two cards of that code
+    fanned?  Each shows an index of its own, away from all of the other's.  In a fan the
+    upper card shows both its indices and the one under it only the index beside them: the
+    merge pairs that lone index with the upper card's far one in some frames and the upper
+    card's own in others, so the two candidates share the far index.  (A card seen by one
+    index first and by both later has no index of its own in the first candidate.)  In
+    simulated deals two fanned 10D had been merged into one, played as 10D, and the second
+    one played alone seconds later."""
+    def own(x: Track, y: Track) -> bool:
+        return any(min(_dist(p, q) for q in y.points) > near_mm for p in x.points)
+
+    return own(a, b) and own(b, a)
 
 
 def _in_quad(p: Point, quad: Sequence[Point]) -> bool:
@@ -231,6 +248,18 @@ class ZoneTracker:
             d = min(d, self.s.match_mm * 0.5)
         return d
 
+    def _conflicts(self, det: TableCard, tr: Track) -> float:
+        """A matching cost for each index of ``det`` that lies near one of the card's but not
+        on it (beyond ``move_mm``, within ``match_mm``): a detection fitting a card by one index
+        and another index a fan step off is likelier the card beside it.  In a fan of two
+        cards of one code, the lower card's index paired with the upper card's far index had
+        been given to the upper card (both fit by that far index), and the two became one."""
+        n = 0
+        for p in det.points:
+            d = min(_dist(p, q) for q in tr.points)
+            n += self.s.move_mm < d <= self.s.match_mm
+        return n * self.s.move_mm
+
     def _match(self, dets: list[TableCard]) -> tuple[dict[int, Track], list[int]]:
         pairs: list[tuple[float, int, Track]] = []
         for i, det in enumerate(dets):
@@ -246,7 +275,7 @@ class ZoneTracker:
                         gate = self.s.suit_misread_mm
                 if d > gate:
                     continue
-                cost = d + (0.0 if det.card == tr.best else self.s.code_penalty_mm)
+                cost = d + (0.0 if det.card == tr.best else self.s.code_penalty_mm) + self._conflicts(det, tr)
                 if not tr.committed:
                     cost += 0.5  # committed cards win ties: old cards are not new ones
                 elif det.card != tr.best:
@@ -388,7 +417,11 @@ class ZoneTracker:
                 continue
             # the index that matches the other candidate must be one this card has not shown
             new_points = [q for q in det.points if min(_dist(q, p) for p in tr.points) > self.s.match_mm]
-            if new_points and min(_dist(p, q) for p in new_points for q in other.points) <= self.s.match_mm * 0.6:
+            # … and the other must show nothing else: an index of its own makes it a second
+            # card of the code sharing that index (a fan, :func:`_fanned_pair`)
+            near = self.s.match_mm * 0.6
+            if (new_points and min(_dist(p, q) for p in new_points for q in other.points) <= near
+                    and all(min(_dist(q, p) for p in (*det.points, *tr.points)) <= near for q in other.points)):
                 tr.votes.update(other.votes)
                 tr.counts.update(other.counts)
                 tr.first_seen = min(tr.first_seen, other.first_seen)
@@ -409,7 +442,8 @@ class ZoneTracker:
             for b in cands[i + 1:]:
                 if b.id in gone or a.best != b.best:
                     continue
-                if min(_dist(p, q) for p in a.points for q in b.points) <= self.s.match_mm * 0.6:
+                if (min(_dist(p, q) for p in a.points for q in b.points) <= self.s.match_mm * 0.6
+                        and not _fanned_pair(a, b, self.s.match_mm * 0.6)):
                     keep, drop = (a, b) if a.first_seen <= b.first_seen else (b, a)
                     for q in drop.points:
                         if min(_dist(q, p) for p in keep.points) > self.s.match_mm and len(keep.points) < 4:

@@ -284,6 +284,39 @@ def _rows_by_gaps(ys: Sequence[float], n_rows: int) -> list[list[int]]:
     return rows
 
 
+#: Rows of a layout lie a card's height apart or more: two groups of cards whose centres are
+#: closer than this share of a card's height are one row cut in two, not two rows.
+ROW_BREAK_SHARE = 0.5
+
+
+def _card_height(laid: Sequence[LaidCard]) -> float:
+    """The median height of the laid cards seen by two or more marks (0: none)."""
+    heights = [k.box[3] - k.box[1] for k in laid if len(k.corners) >= 2]
+    return float(np.median(heights)) if heights else 0.0
+
+
+def _narrowest_break(groups: Sequence[Sequence[LaidCard]]) -> float:
+    """The smallest vertical step between the centres of one row and the next."""
+    rows = [[k.centre[1] for k in g] for g in groups if g]
+    return min((min(b) - max(a) for a, b in zip(rows, rows[1:], strict=False)), default=float("inf"))
+
+
+def _widest_row(groups: Sequence[Sequence[LaidCard]]) -> float:
+    """The largest vertical spread of the card centres within one row."""
+    return max((max(k.centre[1] for k in g) - min(k.centre[1] for k in g) for g in groups if g), default=0.0)
+
+
+def _overfull(groups: Sequence[Sequence[LaidCard]], names: Sequence[Sequence[str]]) -> bool:
+    return any(len(g) > len(n) for g, n in zip(groups, names, strict=True))
+
+
+def _rows_of(laid: list[LaidCard], n_rows: int) -> list[list[LaidCard]]:
+    """The laid cards in ``n_rows`` rows (split at the widest gaps), each left to right with
+    the marks of one card joined."""
+    return [sorted(_join_columns([laid[i] for i in g]), key=lambda k: k.centre[0])
+            for g in _rows_by_gaps([k.centre[1] for k in laid], n_rows)]
+
+
 def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, jokers: bool = True) -> list[LaidCard]:
     """The cards of a deck laid out face up in rows, each with the code its place gives it:
     one suit per row in the order ``rows`` (top to bottom as the camera sees it), ace to king
@@ -301,8 +334,14 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
     if len(laid) < len(names):
         groups: list[list[LaidCard]] = [laid]
     else:  # each row left to right, marks of one card joined
-        groups = [sorted(_join_columns([laid[i] for i in g]), key=lambda k: k.centre[0])
-                  for g in _rows_by_gaps([k.centre[1] for k in laid], len(names))]
+        groups = _rows_of(laid, len(names))
+        row_gap = ROW_BREAK_SHARE * _card_height(laid)
+        if jokers and (_overfull(groups, names) or _narrowest_break(groups) < row_gap):
+            # the jokers' row not found at all (their marks unread): the suit rows alone,
+            # rather than a suit row cut in two at its widest gap to make up the count
+            suits_only = [*_rows_of(laid, len(names) - 1), []]
+            if not _overfull(suits_only, names) and _widest_row(suits_only) < row_gap:
+                groups = suits_only
     laid = [k for g in groups for k in g]
     if len(laid) < len(names) or len(laid) > sum(len(n) for n in names):
         raise LayoutError(f"the layout should show {sum(len(n) for n in names)} cards ({len(rows)} rows of 13"
@@ -310,7 +349,7 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
                           "make sure every card lies face up, upright, apart from the others, "
                           "with both corner indices in view", laid)
     counts = [len(g) for g in groups]
-    if any(c > len(n) for c, n in zip(counts, names, strict=True)):
+    if _overfull(groups, names):
         raise LayoutError("the cards do not fall into rows of " + ", ".join(str(len(n)) for n in names) +
                           " from top to bottom (found " + ", ".join(map(str, counts)) +
                           "): lay each suit in its own row with a gap between rows", laid)
@@ -319,6 +358,8 @@ def layout_codes(cards: Sequence[CardDetection], rows: str = DEFAULT_ROWS, joker
         raise LayoutError("no suit row shows all 13 cards (found " + ", ".join(map(str, counts)) +
                           "): spread the cards so that every corner index is in view", laid)
     for r, (group, row_names) in enumerate(zip(groups, names, strict=True)):
+        if not group:
+            continue  # a row not found at all (the jokers'): its codes are not enrolled
         if len(group) == len(row_names):
             for k, code in zip(group, row_names, strict=True):
                 k.code = code

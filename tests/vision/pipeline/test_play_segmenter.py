@@ -482,3 +482,40 @@ def test_a_card_read_twice_whole_with_another_suit_is_one_card():
     again = TableCard("2C", 0.5, ((x + 3, y + 2), (x + 52, y + 73)), whole.zone)
     cards, _ = _one_play([[whole, again]] * 20)
     assert cards == Counter(["2S"])
+
+
+def test_two_fanned_cards_of_one_code_whose_far_index_is_paired_either_way_stay_two():
+    """Two 10D fanned 15 mm apart: the upper one shows both indices, the lower its first only.
+    The merge pairs the far index with one first index in some frames and with the other in
+    the rest, so the two candidates share that index; each still has one of its own: two
+    cards, one play (bench e2e, 2026-12-01: played as 10D, then a phantom 10D seconds later)."""
+    x, y = seat0_xy()
+    far = (x + 15 + 50, y + 75)
+    zone = card("10D", x, y).zone
+    upper_whole = [TableCard("10D", 0.9, ((x + 15, y), far), zone), TableCard("10D", 0.9, ((x, y),), zone)]
+    lower_whole = [TableCard("10D", 0.9, ((x, y), far), zone), TableCard("10D", 0.9, ((x + 15, y),), zone)]
+    frames = [upper_whole] * 4 + [lower_whole] * 3 + [upper_whole, lower_whole] * 8
+    plays, _, seg = run([[] for _ in range(5)] + frames + [upper_whole] * 30)
+    assert [Counter(p.cards) for p in plays] == [Counter(["10D", "10D"])]
+    assert seg.on_table()["seat0"] == ["10D", "10D"]
+
+
+def test_a_card_seen_by_one_index_first_and_both_later_is_still_one_card():
+    """The same card seen by its first index, then by both: the candidates share an index and
+    the first has none of its own: one card (the fanned-pair rule above leaves this alone)."""
+    x, y = seat0_xy()
+    frames = [[card("9S", x, y, both=False)]] * 3 + [[card("9S", x, y)]] * 20
+    cards, _ = _one_play(frames)
+    assert cards == Counter(["9S"])
+
+
+def test_a_reported_card_showing_two_of_its_several_known_indices_again_is_not_a_new_card():
+    """A BJ reported with four marks known (a joker's marks spread over its face; one pair of
+    them is the other BJ's, learnt while the two lay fanned): the BJ seen again by two of them
+    as a candidate of its own is the same card (bench e2e: a phantom BJ 6 s after BJ BJ)."""
+    x, y = seat0_xy()
+    zone = card("BJ", x, y).zone
+    marks = TableCard("BJ", 0.9, ((x, y), (x + 52, y + 81), (x - 13, y + 76), (x + 3, y + 78)), zone)
+    again = TableCard("BJ", 0.8, ((x - 5, y - 2), (x + 50, y + 79)), zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[marks]] * 15 + [[marks, again]] * 20)
+    assert [p.cards for p in plays] == [("BJ",)]
