@@ -186,6 +186,26 @@ def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     return True
 
 
+def _paired_across(tr: Track, down: Sequence[Track], near_mm: float) -> bool:
+    """Is the new card ``tr`` two reported cards of its rank paired wrongly: each of its two
+    or more indices within ``near_mm`` of an index of a reported card of that rank, and
+    those cards more than one?  In a fan the lower card shows one index; the detector can
+    pair it with the upper card's far index, a "card" whose indices are both taken already
+    (2S 2S fanned: a phantom 2S three seconds later).  A card laid down anew lies a fan step
+    or more from every index there.  Not for jokers, whose marks spread over the face."""
+    if tr.best in JOKER_CODES or len(tr.points) < 2:
+        return False
+    rank = rank_of(tr.best)
+    owners: set[int] = set()
+    for p in tr.points:
+        hits = [o for o in down if o.code and rank_of(o.code) == rank and o.code not in JOKER_CODES
+                and min(_dist(p, q) for q in o.points) <= near_mm]
+        if not hits:
+            return False
+        owners.add(min(hits, key=lambda o: min(_dist(p, q) for q in o.points)).id)
+    return len(owners) > 1
+
+
 def _index_on_index(tr: Track, other: Track, near_mm: float) -> bool:
     """Is the card ``tr``, seen by one index, a second reading of ``other``, seen by two or
     more: the same rank (its suit read otherwise), its index within ``near_mm`` of one of
@@ -250,14 +270,16 @@ class ZoneTracker:
 
     def _conflicts(self, det: TableCard, tr: Track) -> float:
         """A matching cost for each index of ``det`` that lies near one of the card's but not
-        on it (beyond ``move_mm``, within ``match_mm``): a detection fitting a card by one index
+        on it (beyond ``move_mm``, within twice ``match_mm``; a joker's marks, which spread
+        over its face, within ``match_mm``): a detection fitting a card by one index
         and another index a fan step off is likelier the card beside it.  In a fan of two
         cards of one code, the lower card's index paired with the upper card's far index had
         been given to the upper card (both fit by that far index), and the two became one."""
         n = 0
+        reach = self.s.match_mm * (1 if det.card in JOKER_CODES else 2)
         for p in det.points:
             d = min(_dist(p, q) for q in tr.points)
-            n += self.s.move_mm < d <= self.s.match_mm
+            n += self.s.move_mm < d <= reach
         return n * self.s.move_mm
 
     def _match(self, dets: list[TableCard]) -> tuple[dict[int, Track], list[int]]:
@@ -483,7 +505,8 @@ class ZoneTracker:
         down = [tr for tr in self.tracks if tr.committed]
         misread = {tr.id for tr in cands
                    if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
-                          or _seen_twice(tr, o, self.s.twice_mm) for o in down)}
+                          or _seen_twice(tr, o, self.s.twice_mm) for o in down)
+                   or _paired_across(tr, down, self.s.twice_mm)}
         misread |= self._split_within(cands)
         if misread:
             self.tracks = [tr for tr in self.tracks if tr.id not in misread]

@@ -125,6 +125,12 @@ class MergeSettings:
     exact_limit: int = 16
     #: Same-code indices closer than this many index sizes are one index seen twice.
     duplicate_ratio: float = 0.5
+    #: Indices of any codes whose centres are closer than this many index sizes are one index
+    #: found twice and named two ways (the finder's NMS keeps two small boxes whose IoU a
+    #: pixel of jitter takes under its threshold): the more confident is kept.  Two visible
+    #: indices cannot overlap that much.  (In simulated deals an AC found again as AS on the
+    #: same spot, 1 px off, had turned two fanned aces into one.)  0 turns this off.
+    same_place_ratio: float = 0.3
     #: Two lone indices read as different codes are one card when they fit one card's
     #: geometry at a cost of at most ``joint_max_cost`` and the corner namer's readings of
     #: both (``CornerDetection.alts``) agree on a code, the best reading of one of them, whose
@@ -199,11 +205,15 @@ def _order_key(c: CornerDetection) -> tuple:
     return (-round(c.conf, 6), round(c.box[0], 3), round(c.box[1], 3), round(c.box[2], 3), round(c.box[3], 3))
 
 
-def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings) -> list[CornerDetection]:
+def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings,
+                     ratio: float | None = None) -> list[CornerDetection]:
+    """``corners`` (best first) less those whose centre lies within ``ratio`` (default
+    ``settings.duplicate_ratio``) index sizes of a better one's."""
+    ratio = settings.duplicate_ratio if ratio is None else ratio
     kept: list[CornerDetection] = []
     for c in corners:  # best first
         cx, cy = _centre(c)
-        if any(math.hypot(cx - kx, cy - ky) < settings.duplicate_ratio * math.sqrt(_size(c) * _size(k))
+        if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(_size(c) * _size(k))
                for k in kept for kx, ky in [_centre(k)]):
             continue
         kept.append(c)
@@ -430,6 +440,8 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
 
 
 def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tuple[CornerDetection, ...]]:
+    if settings.same_place_ratio > 0:
+        corners = _drop_duplicates(sorted(corners, key=_order_key), settings, settings.same_place_ratio)
     centres = [(_centre(c), _size(c)) for c in corners]
     by_code: dict[str, list[CornerDetection]] = {}
     for c in corners:

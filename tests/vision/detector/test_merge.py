@@ -158,6 +158,20 @@ def test_one_index_detected_twice_counts_once() -> None:
     assert len(cards) == 1 and set(cards[0].corners) == {a, b}
 
 
+def test_one_index_found_twice_and_named_two_ways_counts_once() -> None:
+    """The finder kept two boxes on one index (a pixel apart) and the namer read one AS, the
+    other AC: one index, read as the more confident box says; the card is one AS."""
+    a, b = card_corners("AS", 300, 300, size=14, conf=0.73)
+    x1, y1, x2, y2 = a.box
+    again = CornerDetection("AC", 0.26, (x1 - 1, y1 - 1, x2 - 0.5, y2 - 1))
+    cards = merge_corners([a, b, again])
+    assert _codes(cards) == ["AS"] and set(cards[0].corners) == {a, b}
+    # at a fan step (a neighbour's index) another code stays a card of its own
+    step = CornerDetection("AC", 0.26, (x1 + 0.8 * (x2 - x1) + 1, y1, x2 + 0.8 * (x2 - x1) + 1, y2))
+    assert _codes(merge_corners([a, b, step])) == ["AC", "AS"]
+    assert _codes(merge_corners([a, b, again], MergeSettings(same_place_ratio=0))) == ["AC", "AS"]
+
+
 def test_sizes_too_different_are_two_cards() -> None:
     near = card_corners("JC", 300, 300, size=30, which="tl")
     far = card_corners("JC", 300, 300, size=10, which="br")

@@ -490,14 +490,15 @@ def test_two_fanned_cards_of_one_code_whose_far_index_is_paired_either_way_stay_
     the rest, so the two candidates share that index; each still has one of its own: two
     cards, one play (bench e2e, 2026-12-01: played as 10D, then a phantom 10D seconds later)."""
     x, y = seat0_xy()
-    far = (x + 15 + 50, y + 75)
-    zone = card("10D", x, y).zone
-    upper_whole = [TableCard("10D", 0.9, ((x + 15, y), far), zone), TableCard("10D", 0.9, ((x, y),), zone)]
-    lower_whole = [TableCard("10D", 0.9, ((x, y), far), zone), TableCard("10D", 0.9, ((x + 15, y),), zone)]
-    frames = [upper_whole] * 4 + [lower_whole] * 3 + [upper_whole, lower_whole] * 8
-    plays, _, seg = run([[] for _ in range(5)] + frames + [upper_whole] * 30)
-    assert [Counter(p.cards) for p in plays] == [Counter(["10D", "10D"])]
-    assert seg.on_table()["seat0"] == ["10D", "10D"]
+    for step in (15, 18):  # (18 mm: a step beyond match_mm, 8S 8S fanned downwards came out 8S)
+        far = (x + step + 50, y + 75)
+        zone = card("10D", x, y).zone
+        upper_whole = [TableCard("10D", 0.9, ((x + step, y), far), zone), TableCard("10D", 0.9, ((x, y),), zone)]
+        lower_whole = [TableCard("10D", 0.9, ((x, y), far), zone), TableCard("10D", 0.9, ((x + step, y),), zone)]
+        frames = [upper_whole] * 4 + [lower_whole] * 3 + [upper_whole, lower_whole] * 8
+        plays, _, seg = run([[] for _ in range(5)] + frames + [upper_whole] * 30)
+        assert [Counter(p.cards) for p in plays] == [Counter(["10D", "10D"])], step
+        assert seg.on_table()["seat0"] == ["10D", "10D"], step
 
 
 def test_a_card_seen_by_one_index_first_and_both_later_is_still_one_card():
@@ -519,3 +520,19 @@ def test_a_reported_card_showing_two_of_its_several_known_indices_again_is_not_a
     again = TableCard("BJ", 0.8, ((x - 5, y - 2), (x + 50, y + 79)), zone)
     plays, _, _ = run([[] for _ in range(5)] + [[marks]] * 15 + [[marks, again]] * 20)
     assert [p.cards for p in plays] == [("BJ",)]
+
+
+def test_the_lower_cards_index_paired_with_the_upper_cards_far_one_is_no_new_card():
+    """2S 2S fanned (the lower one read 2C): later the detector pairs the lower card's lone
+    index with the upper card's far index, a "2S" whose indices both belong to cards already
+    reported: no new card (bench e2e: a phantom 2S three seconds after the play)."""
+    x, y = seat0_xy()
+    upper = card("2S", x, y)
+    lower = TableCard("2C", 0.8, ((x, y + 16),), upper.zone)
+    crossed = TableCard("2S", 0.8, ((x + 1, y + 17), (x + 50, y + 76)), upper.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[upper, lower]] * 40 + [[upper, lower, crossed]] * 25)
+    assert [Counter(p.cards) for p in plays] == [Counter(["2S", "2C"])]
+    # a new 2S laid a fan step away from both is a play
+    fresh = card("2S", x + 20, y + 40)
+    plays, _, _ = run([[] for _ in range(5)] + [[upper, lower]] * 40 + [[upper, lower, fresh]] * 25)
+    assert [Counter(p.cards) for p in plays] == [Counter(["2S", "2C"]), Counter(["2S"])]
