@@ -145,6 +145,7 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
     if not game or game not in GAME_SEATS:
         return NullPipeline("no game"), "no game given (--game)"
     try:
+        from cardref.vision.plays import SegmenterSettings, for_game
         from cardref.vision.watch import Pipeline as VisionPipeline
     except Exception as exc:
         return NullPipeline(str(exc)), f"cardref.vision.watch: {exc}"
@@ -172,7 +173,7 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
     if det is None:
         return NullPipeline(problem or "no detector"), problem or "no detector"
     try:
-        inner = VisionPipeline(det, GAME_SEATS[game], calibration)
+        inner = VisionPipeline(det, GAME_SEATS[game], calibration, settings=for_game(SegmenterSettings(), game))
     except Exception as exc:
         return NullPipeline(str(exc)), str(exc)
     return VisionAdapter(inner, fps=fps), None

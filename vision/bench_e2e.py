@@ -111,7 +111,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
-    from cardref.vision.plays import SegmenterSettings, tuned
+    from cardref.vision.plays import SegmenterSettings, for_game, tuned
     from cardref.vision.simulate import CameraStyle, simulate_to_dir
     from cardref.vision.watch import Pipeline
 
@@ -133,7 +133,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
                 game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend,
                 enrolled=enrol, resolution=resolution, int8=int8))
     source = VideoFileSource(str(out / "video.mp4"))
-    settings = tuned(SegmenterSettings(settle_s=settle), tune or [])
+    settings = tuned(for_game(SegmenterSettings(settle_s=settle), game), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
     produced = []
     revised = 0

@@ -62,6 +62,16 @@ class SegmenterSettings:
     confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
     zone_tolerance_mm: float = 40.0
     nudge_mm: float = 90.0  # reported cards found again this far away were pushed, not played
+    copies: int = 0  # most copies of one card the game's decks hold (0: no limit; see for_game)
+
+
+def for_game(settings: SegmenterSettings, game: str | None) -> SegmenterSettings:
+    """``settings`` with ``copies`` set from the game's decks (the engine's composition: two
+    decks for the 升级 family, four for 够级); unchanged for an unknown game."""
+    from cardref.engine import registry
+
+    rules = registry.get(game) if game else None
+    return settings if rules is None else dataclasses.replace(settings, copies=rules.composition.decks)
 
 
 def tuned(settings: SegmenterSettings, pairs: list[str]) -> SegmenterSettings:
@@ -508,6 +518,7 @@ class ZoneTracker:
                           or _seen_twice(tr, o, self.s.twice_mm) for o in down)
                    or _paired_across(tr, down, self.s.twice_mm)}
         misread |= self._split_within(cands)
+        misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
         if misread:
             self.tracks = [tr for tr in self.tracks if tr.id not in misread]
             cands = [tr for tr in cands if tr.id not in misread]
@@ -575,6 +586,27 @@ class ZoneTracker:
                     break
         return dropped
 
+    def _beyond_decks(self, cands: list[Track], t: float) -> set[int]:
+        """Cards of one play beyond the copies of their code the game's decks hold
+        (``copies``): the same card read more than once (a joker's spread marks paired
+        several ways had made BJ BJ into BJ BJ BJ in a two-deck game).  Those showing the
+        fewest indices, then the least sure, are dropped."""
+        if self.s.copies <= 0:
+            return set()
+        by_code: dict[str, list[Track]] = {}
+        for tr in cands:
+            by_code.setdefault(tr.best, []).append(tr)
+        extra: set[int] = set()
+        for code, trs in by_code.items():
+            # the cards of that code reported and in sight anywhere on the table count too
+            # (not those hidden: the new ones may be them, pushed, see _moved)
+            room = self.s.copies - sum(1 for z in self.peers or [self] for o in z.tracks
+                                       if o.committed and o.code == code and o.last_seen >= t - 0.3)
+            if len(trs) > room:
+                trs = sorted(trs, key=lambda tr: (len(tr.points), sum(tr.votes.values())), reverse=True)
+                extra |= {tr.id for tr in trs[max(room, 0):]}
+        return extra
+
     def _late_part(self, cands: list[Track], codes: list[str], confs: list[float], t: float) -> bool:
         """Cards that showed up before (or, in a seat's zone, just after) this zone's last
         play was reported and settled only now (the detector read them late): they belong
@@ -615,7 +647,22 @@ class ZoneTracker:
     def _join(self, pid: int, before: tuple[str, ...], cands: list[Track], codes: list[str], confs: list[float],
               t: float) -> None:
         """Add the candidates (read ``codes``) to the reported play ``pid``, whose cards were
-        ``before``, and record the revision."""
+        ``before``, and record the revision.  Candidates that would take the play beyond the
+        copies of their code the decks hold (``copies``) are that play's cards read again:
+        they are forgotten, not added."""
+        if self.s.copies > 0:
+            held = Counter(before)
+            keep = []
+            for k, code in enumerate(codes):
+                held[code] += 1
+                if held[code] <= self.s.copies:
+                    keep.append(k)
+            if len(keep) < len(codes):
+                gone = {cands[k].id for k in range(len(codes)) if k not in keep}
+                self.tracks = [tr for tr in self.tracks if tr.id not in gone]
+                cands, codes, confs = [cands[k] for k in keep], [codes[k] for k in keep], [confs[k] for k in keep]
+                if not cands:
+                    return
         for tr in cands:
             tr.play = pid
         cards = (*before, *codes)

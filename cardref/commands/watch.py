@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         save_calibration,
     )
     from cardref.vision.capture import SourceError, open_source
-    from cardref.vision.plays import SegmenterSettings, tuned
+    from cardref.vision.plays import SegmenterSettings, for_game, tuned
     from cardref.vision.watch import (
         LogWriter,
         Pipeline,
@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
             source.close()
             return 2
     try:
-        settings = tuned(SegmenterSettings(settle_s=args.settle), args.tune)
+        settings = tuned(for_game(SegmenterSettings(settle_s=args.settle), args.game), args.tune)
     except ValueError as exc:
         _err(str(exc))
         source.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from cardref.vision.plays import PlaySegmenter, SegmenterSettings
+from cardref.vision.plays import PlaySegmenter, SegmenterSettings, for_game
 from cardref.vision.zones import TableCard, default_layout
 
 FPS = 10
@@ -536,3 +536,36 @@ def test_the_lower_cards_index_paired_with_the_upper_cards_far_one_is_no_new_car
     fresh = card("2S", x + 20, y + 40)
     plays, _, _ = run([[] for _ in range(5)] + [[upper, lower]] * 40 + [[upper, lower, fresh]] * 25)
     assert [Counter(p.cards) for p in plays] == [Counter(["2S", "2C"]), Counter(["2S"])]
+
+
+def test_a_play_never_shows_more_copies_of_a_card_than_the_decks_hold():
+    """Two decks hold two BJ: a BJ BJ play whose marks the detector paired three ways is
+    BJ BJ (bench e2e, chaodipi: BJ BJ came out BJ BJ BJ BJ).  Without a limit (copies 0) the
+    segmenter reports what it sees; for_game sets the limit from the engine's decks."""
+    x, y = seat0_xy()
+    zone = card("BJ", x, y).zone
+    three = [TableCard("BJ", 0.9, ((x, y), (x + 52, y + 81)), zone),
+             TableCard("BJ", 0.8, ((x + 40, y),), zone),
+             TableCard("BJ", 0.7, ((x + 90, y + 40),), zone)]
+    frames = [[] for _ in range(5)] + [three] * 20
+    two_decks = for_game(SegmenterSettings(), "chaodipi-anchao")
+    assert two_decks.copies == 2 and for_game(SegmenterSettings(), "gouji-shandong").copies == 4
+    plays, _, _ = run(frames, settings=two_decks)
+    assert [p.cards for p in plays] == [("BJ", "BJ")]
+    plays, _, _ = run(frames)
+    assert [p.cards for p in plays] == [("BJ", "BJ", "BJ")]
+
+
+def test_a_card_beyond_the_decks_while_its_copies_lie_in_sight_is_no_play():
+    """Both BJ of two decks lie reported in seat 0's zone; a third BJ read beside them is one of
+    them read again, not a play (it had come as a phantom BJ once the play was trimmed)."""
+    x, y = seat0_xy()
+    two = [card("BJ", x, y), card("BJ", x + 25, y + 5)]
+    ghost = card("BJ", x + 60, y + 30, conf=0.6, both=False)
+    settings = for_game(SegmenterSettings(), "chaodipi-anchao")
+    plays, _, _ = run([[] for _ in range(5)] + [two] * 60 + [two + [ghost]] * 25, settings=settings)
+    assert [p.cards for p in plays] == [("BJ", "BJ")]
+    # a 够级 table (four decks) takes a third BJ as a play
+    plays, _, _ = run([[] for _ in range(5)] + [two] * 60 + [two + [ghost]] * 25,
+                      settings=for_game(SegmenterSettings(), "gouji-shandong"))
+    assert [p.cards for p in plays] == [("BJ", "BJ"), ("BJ",)]
