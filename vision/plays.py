@@ -35,6 +35,10 @@ from dataclasses import dataclass, field, replace
 from .classes import JOKER_CODES, rank_of
 from .zones import Point, SeatLayout, TableCard, point_in_polygon
 
+#: A reported card seen within this many seconds is in sight; one unseen longer is hidden
+#: (under a hand, pushed away, collected).
+SIGHT_S = 0.3
+
 
 @dataclass(frozen=True)
 class SegmenterSettings:
@@ -48,7 +52,8 @@ class SegmenterSettings:
     move_mm: float = 10.0  # a candidate that moves more than this is not at rest (detector jitter stays below)
     code_penalty_mm: float = 30.0  # matching prefers the same code by this much
     misread_mm: float = 7.0  # another code this close to a reported card is a misread of it
-    suit_misread_mm: float = 12.0  # … and so is a card of its rank whose indices all lie this close to its
+    suit_misread_mm: float = 14.0  # … and so is a card of its rank whose indices all lie this close to its
+    #   (under a fan step, 15 mm and more; 12 had let a nudged AS read as AC make a phantom play)
     twice_mm: float = 9.0  # a new card of a reported card's code with its indices this close to that card's is it seen twice
     drop_s: float = 0.5  # a candidate unseen this long is forgotten
     clear_s: float = 0.7  # committed cards all unseen this long: the trick was collected
@@ -176,8 +181,8 @@ def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     and each index within ``near_mm`` of its own index of ``old``: one alone, or two or more
     on a card reported with at least as many (a joker's marks spread over its face, so a BJ
     can be known by four; two of them seen again as a card of their own had made a phantom
-    BJ).  The detector can give one card twice
-    for some frames: its two indices paired twice over, or one of them left out of the pair
+    BJ).  The detector can give one card twice for some frames: its two indices paired
+    twice over, or one of them left out of the pair
     (another card's index between them, a hand over it) and given as a card of its own.  A
     second card of that code laid so exactly over the first would hide it, so the two are
     never seen side by side.  In 24 simulated deals of held-out designs such doubles had made
@@ -515,7 +520,8 @@ class ZoneTracker:
         down = [tr for tr in self.tracks if tr.committed]
         misread = {tr.id for tr in cands
                    if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
-                          or _seen_twice(tr, o, self.s.twice_mm) for o in down)
+                          or _seen_twice(tr, o, self.s.twice_mm)
+                          or _index_on_index(tr, o, self.s.misread_mm) for o in down)
                    or _paired_across(tr, down, self.s.twice_mm)}
         misread |= self._split_within(cands)
         misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
@@ -601,7 +607,7 @@ class ZoneTracker:
             # the cards of that code reported and in sight anywhere on the table count too
             # (not those hidden: the new ones may be them, pushed, see _moved)
             room = self.s.copies - sum(1 for z in self.peers or [self] for o in z.tracks
-                                       if o.committed and o.code == code and o.last_seen >= t - 0.3)
+                                       if o.committed and o.code == code and o.last_seen >= t - SIGHT_S)
             if len(trs) > room:
                 trs = sorted(trs, key=lambda tr: (len(tr.points), sum(tr.votes.values())), reverse=True)
                 extra |= {tr.id for tr in trs[max(room, 0):]}
@@ -710,7 +716,7 @@ class ZoneTracker:
         # within the zone: every new card is a card reported here before, a few cm away,
         # that is no longer in sight (a new play laid over old cards hides them too, but
         # it brings cards that were not there)
-        hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - 0.3]
+        hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - SIGHT_S]
         hits: list[Track] = []
         for tr, code in zip(cands, codes, strict=True):
             gaps = [(min(_dist(p, q) for p in tr.points for q in o.points), o)

@@ -569,3 +569,28 @@ def test_a_card_beyond_the_decks_while_its_copies_lie_in_sight_is_no_play():
     plays, _, _ = run([[] for _ in range(5)] + [two] * 60 + [two + [ghost]] * 25,
                       settings=for_game(SegmenterSettings(), "gouji-shandong"))
     assert [p.cards for p in plays] == [("BJ", "BJ"), ("BJ",)]
+
+
+def test_one_index_read_with_another_suit_right_on_a_reported_card_is_no_play():
+    """The AS is reported with both indices; for a while one of them also comes alone as AC,
+    right on it (the AS seen whole at the same time): a misread, not a card (bench e2e: a
+    phantom AS after AC AC)."""
+    x, y = seat0_xy()
+    ace = card("AS", x, y)
+    alone = TableCard("AC", 0.7, ((x + 3, y + 2),), ace.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[ace]] * 30 + [[ace, alone]] * 25)
+    assert [p.cards for p in plays] == [("AS",)]
+
+
+def test_a_card_nudged_a_little_and_read_with_another_suit_is_no_play():
+    """The AS nudged 9 mm along and 9 across (13 mm) and now read AC: the same card misread,
+    still no new play; a 3C laid a fan step (16 mm) down from a reported 3S is a card."""
+    x, y = seat0_xy()
+    ace = card("AS", x, y)
+    nudged = TableCard("AC", 0.8, ((x + 9, y - 9), (x + 59, y + 66)), ace.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[ace]] * 30 + [[ace, nudged]] * 25)
+    assert [p.cards for p in plays] == [("AS",)]
+    three = card("3S", x, y)
+    other = card("3C", x, y + 16)
+    plays, _, _ = run([[] for _ in range(5)] + [[three]] * 30 + [[three, other]] * 25)
+    assert [p.cards for p in plays] == [("3S",), ("3C",)]
