@@ -112,13 +112,19 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, for_game, tuned
-    from cardref.vision.simulate import CameraStyle, simulate_to_dir
+    from cardref.vision.simulate import CameraStyle, KeptSimulation, kept_simulation, simulate_to_dir
     from cardref.vision.watch import Pipeline
 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
     style = CameraStyle(size=resolution)
-    sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design, style=style)
-    truth = [(p.t, p.seat, p.cards) for p in sim.timeline.plays]
+    # a simulation kept by an earlier run (--keep) is read back instead of drawn again
+    kept = kept_simulation(out, game, seed, max_plays=max_plays, pile=pile, size=style.size,
+                           design=design) if keep_video else None
+    if kept is None:
+        sim = simulate_to_dir(game, seed, out, max_plays=max_plays, pile=pile, split=split, design=design,
+                              style=style)
+        kept = KeptSimulation(out, sim.design, [(p.t, p.seat, p.cards) for p in sim.timeline.plays])
+    truth = kept.plays
     enrol_problem = None
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
@@ -126,11 +132,11 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend, int8)
-        enrolled, enrol_problem = _enrol(detector, game, seed, sim.design, split, style) if enrol else (None, None)
+        enrolled, enrol_problem = _enrol(detector, game, seed, kept.design, split, style) if enrol else (None, None)
         detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
-                game, seed, pile=pile, design=sim.design, max_plays=max_plays, model=model, backend=backend,
+                game, seed, pile=pile, design=kept.design, max_plays=max_plays, model=model, backend=backend,
                 enrolled=enrol, resolution=resolution, int8=int8))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(for_game(SegmenterSettings(settle_s=settle), game), tune or [])
@@ -187,7 +193,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     if isinstance(detector, ReplayDetector):
         detector.save()
     score = compare(truth, [e.view() for e in produced])
-    score.game, score.seed, score.design = game, seed, sim.design
+    score.game, score.seed, score.design = game, seed, kept.design
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
     if enrol_problem:
@@ -432,7 +438,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",
                     help="never use the centre pile (by default every second 够级 deal plays onto it)")
-    ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR")
+    ap.add_argument("--keep", metavar="DIR", help="keep the simulations (videos, logs) in DIR; a later run with "
+                    "the same DIR reads a deal back instead of drawing it again (when the simulator is unchanged)")
     ap.add_argument("--detections", metavar="DIR",
                     help="with --detector model: keep the model's detections of each deal in DIR and replay "
                          "them on later runs with the same models (to tune the play segmenter in seconds; "

@@ -25,6 +25,7 @@ from cardref.engine.eventlog import dump_event
 from cardref.engine.events import GAME_SEATS, PlayEvent
 
 from ..calibration import save_calibration
+from ..fingerprint import files_digest
 from ..zones import default_layout
 from .deal import simulate_events
 from .faces import FaceSet
@@ -32,7 +33,8 @@ from .oracle import detection_to_row
 from .render import CameraStyle, TableRenderer
 from .timeline import Timeline, Timing, build_timeline
 
-__all__ = ["SimulationResult", "simulate_to_dir", "open_video_writer", "CameraStyle", "Timing"]
+__all__ = ["SimulationResult", "KeptSimulation", "simulate_to_dir", "kept_simulation", "simulator_digest",
+           "open_video_writer", "CameraStyle", "Timing"]
 
 
 @dataclass
@@ -44,6 +46,52 @@ class SimulationResult:
     deal_source: str
     design: str
     timeline: Timeline
+
+
+@dataclass(frozen=True)
+class KeptSimulation:
+    """A simulation written earlier (``meta.json``, ``truth.jsonl``, the video, its frames)."""
+
+    out_dir: Path
+    design: str
+    plays: list[tuple[float, int, tuple[str, ...]]]  # the true plays: (t, seat, cards)
+
+
+def simulator_digest() -> str:
+    """A digest of the simulator's own code: a simulation kept from other code is not reused."""
+    return files_digest(sorted(Path(__file__).parent.glob("*.py")), length=10)
+
+
+def kept_simulation(out_dir: str | os.PathLike, game: str, seed: int, *, max_plays: int | None, pile: bool,
+                    size: tuple[int, int], design: str | None = None) -> KeptSimulation | None:
+    """The simulation in ``out_dir`` when it is this deal as the simulator draws it now (same
+    game, seed, plays, layout, camera size, design when given, simulator code) and whole;
+    ``None`` otherwise (it is simulated again)."""
+    out = Path(out_dir)
+    try:
+        meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    want = {"game": game, "seed": seed, "illegal": 0, "max_plays": max_plays, "size": list(size),
+            "layout": "pile" if pile else "seat zones", "simulator": simulator_digest()}
+    if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in want.items()):
+        return None
+    if design is not None and meta.get("design") != design:
+        return None
+    if not all((out / name).is_file() for name in ("video.mp4", "frames.jsonl", "truth.jsonl", "calibration.json")):
+        return None
+    plays = []
+    try:
+        with open(out / "truth.jsonl", encoding="utf-8") as fh:
+            for line in fh:
+                obj = json.loads(line)
+                if obj.get("type") == "play":
+                    plays.append((float(obj["t"]), int(obj["seat"]), tuple(obj["cards"])))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if len(plays) != meta.get("plays"):
+        return None
+    return KeptSimulation(out, str(meta.get("design", "")), plays)
 
 
 def open_video_writer(path: str, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
@@ -96,7 +144,7 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
     meta = {"game": game, "seed": seed, "illegal": illegal, "max_plays": max_plays, "fps": fps,
             "frames": n_frames, "size": list(size), "plays": len(timeline.plays), "deal_source": deal.source,
             "design": faces.design, "duration_s": round(timeline.duration, 2),
-            "layout": "pile" if pile else "seat zones"}
+            "layout": "pile" if pile else "seat zones", "simulator": simulator_digest()}
     with open(out / "meta.json", "w", encoding="utf-8") as fh:
         json.dump(meta, fh, indent=1)
     return SimulationResult(out, n_frames, fps, len(timeline.plays), deal.source, faces.design, timeline)

@@ -125,3 +125,25 @@ def test_a_camera_resolution_is_width_x_height(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--resolution", "100000x10"])
     assert "outside 320x180 .. 3840x2160" in capsys.readouterr().err
+
+
+def test_a_kept_simulation_is_read_back_only_when_it_is_that_deal_whole(tmp_path) -> None:
+    """``bench e2e --keep DIR`` twice: the second run reads the deal back (its true plays and
+    design) instead of drawing it again; another deal, camera size or play count, or a file
+    missing, and it is drawn again."""
+    from cardref.vision.simulate import CameraStyle, kept_simulation, simulate_to_dir
+
+    out = tmp_path / "guafeng-zibo-11"
+    size = (320, 180)
+    sim = simulate_to_dir("guafeng-zibo", 11, out, max_plays=1, split="heldout", style=CameraStyle(size=size))
+    kept = kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size)
+    assert kept is not None and kept.design == sim.design
+    assert [(round(t, 3), seat, cards) for t, seat, cards in kept.plays] == [
+        (round(p.t, 3), p.seat, tuple(p.cards)) for p in sim.timeline.plays]
+    assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size, design=sim.design)
+    assert kept_simulation(out, "guafeng-zibo", 12, max_plays=1, pile=False, size=size) is None
+    assert kept_simulation(out, "guafeng-zibo", 11, max_plays=2, pile=False, size=size) is None
+    assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=(1280, 720)) is None
+    assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size, design="other") is None
+    (out / "video.mp4").unlink()
+    assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size) is None
