@@ -243,10 +243,12 @@ def _fanned_pair(a: Track, b: Track, near_mm: float) -> bool:
     index first and by both later has no index of its own in the first candidate.)  In
     simulated deals two fanned 10D had been merged into one, played as 10D, and the second
     one played alone seconds later."""
-    def own(x: Track, y: Track) -> bool:
-        return any(min(_dist(p, q) for q in y.points) > near_mm for p in x.points)
+    return _own_index(a.points, b.points, near_mm) and _own_index(b.points, a.points, near_mm)
 
-    return own(a, b) and own(b, a)
+
+def _own_index(points: Sequence[Point], others: Sequence[Point], near_mm: float) -> bool:
+    """Does one of ``points`` lie further than ``near_mm`` from all of ``others``?"""
+    return any(min(_dist(p, q) for q in others) > near_mm for p in points)
 
 
 def _in_quad(p: Point, quad: Sequence[Point]) -> bool:
@@ -458,7 +460,7 @@ class ZoneTracker:
             # card of the code sharing that index (a fan, :func:`_fanned_pair`)
             near = self.s.match_mm * 0.6
             if (new_points and min(_dist(p, q) for p in new_points for q in other.points) <= near
-                    and all(min(_dist(q, p) for p in (*det.points, *tr.points)) <= near for q in other.points)):
+                    and not _own_index(other.points, (*det.points, *tr.points), near)):
                 tr.votes.update(other.votes)
                 tr.counts.update(other.counts)
                 tr.first_seen = min(tr.first_seen, other.first_seen)
