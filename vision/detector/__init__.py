@@ -41,6 +41,7 @@ from .body import BODY_STEM, SuitReader
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .int8 import int8_sibling, is_fresh, is_int8_copy, prefer_int8
+from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
 from .namer import NAMER_STEM, CornerNamer
 
@@ -117,6 +118,8 @@ class Detector:
     scales: tuple[float, ...] = (1.0,)
     #: Reads the suit again from the face of each pip card seen by two indices (:mod:`.body`).
     suits: SuitReader | None = None
+    #: Names each joker big or small by the colour of its ink (:mod:`.joker_ink`).
+    jokers_by_ink: bool = True
 
     @property
     def name(self) -> str:
@@ -153,8 +156,11 @@ class Detector:
         return corners
 
     def merge_cards(self, corners: list[CornerDetection], frame_bgr: np.ndarray | None = None) -> list[CardDetection]:
-        """The named corners merged into cards; with the frame they came from, each pip card
-        seen by two indices also has its suit read from its face (the suit reader, when loaded)."""
+        """The named corners merged into cards.  With the frame they came from, each joker is
+        named big or small by its ink (``jokers_by_ink``) and each pip card seen by two indices
+        also has its suit read from its face (the suit reader, when loaded)."""
+        if self.jokers_by_ink and frame_bgr is not None:
+            corners = settle_jokers(frame_bgr, corners)
         cards = merge_corners(corners, self.merge)
         if self.suits is not None and frame_bgr is not None:
             cards = self.suits.reconsider(frame_bgr, cards)
