@@ -571,6 +571,23 @@ def test_a_card_beyond_the_decks_while_its_copies_lie_in_sight_is_no_play():
     assert [p.cards for p in plays] == [("BJ", "BJ"), ("BJ",)]
 
 
+def test_a_late_card_beyond_the_decks_never_joins_a_play_whose_copies_are_hidden():
+    """BJ BJ reported, then a hand covers both; a third BJ read in the zone meanwhile (too far
+    from them to be one pushed) settles soon enough to be a late part of that play.  The
+    copies in sight no longer show the two (the hand), but the play itself holds them: the
+    third is one of them read again and is not added (two decks hold two BJ).  A 够级
+    table's four decks take it in."""
+    x, y = seat0_xy()
+    two = [card("BJ", x, y), card("BJ", x + 25, y + 5)]
+    ghost = card("BJ", x + 140, y, conf=0.6, both=False)
+    frames = [[] for _ in range(5)] + [two] * 8 + [[ghost]] * 6 + [two + [ghost]] * 20
+    for game, want in (("chaodipi-anchao", ("BJ", "BJ")), ("gouji-shandong", ("BJ", "BJ", "BJ"))):
+        revisions = []
+        plays, _, _ = run(frames, settings=for_game(SegmenterSettings(), game), revisions=revisions)
+        assert [p.cards for p in plays] == [("BJ", "BJ")]
+        assert (revisions[-1].cards if revisions else plays[0].cards) == want, game
+
+
 def test_one_index_read_with_another_suit_right_on_a_reported_card_is_no_play():
     """The AS is reported with both indices; for a while one of them also comes alone as AC,
     right on it (the AS seen whole at the same time): a misread, not a card (bench e2e: a
