@@ -599,6 +599,20 @@ def test_one_index_read_with_another_suit_right_on_a_reported_card_is_no_play():
     assert [p.cards for p in plays] == [("AS",)]
 
 
+def test_a_lone_mark_beside_a_reported_cards_index_is_no_play():
+    """The QC is reported, seen by both indices; a mark of its picture 11 mm from one index is
+    read KC for seconds: a piece of the QC, not a card (bench e2e: a phantom KC).  A card's
+    lone index a fan step away (16 mm) is a new card."""
+    x, y = seat0_xy()
+    queen = card("QC", x, y)
+    art = TableCard("KC", 0.3, ((x + 8, y + 8),), queen.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[queen]] * 30 + [[queen, art]] * 30)
+    assert [p.cards for p in plays] == [("QC",)]
+    fanned = TableCard("KC", 0.8, ((x, y + 16),), queen.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[queen]] * 30 + [[queen, fanned]] * 30)
+    assert [p.cards for p in plays] == [("QC",), ("KC",)]
+
+
 def test_a_card_nudged_a_little_and_read_with_another_suit_is_no_play():
     """The AS nudged 9 mm along and 9 across (13 mm) and now read AC: the same card misread,
     still no new play; a 3C laid a fan step (16 mm) down from a reported 3S is a card."""
