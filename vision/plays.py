@@ -222,14 +222,16 @@ def _paired_across(tr: Track, down: Sequence[Track], near_mm: float) -> bool:
 
 
 def _index_on_index(tr: Track, other: Track, near_mm: float) -> bool:
-    """Is the card ``tr``, seen by one index, a second reading of ``other``, seen by two or
-    more: the same rank (its suit read otherwise), its index within ``near_mm`` of one of
-    ``other``'s?  Another card's index cannot lie there without covering that one (a fanned
-    card's index lies a fan step away, 15 mm and more).  Not for two different jokers: a
+    """Is the card ``tr``, seen by one index, a second reading of ``other``: the same rank
+    (its suit read otherwise), its index within ``near_mm`` of one of ``other``'s?  Another
+    card's index cannot lie there without covering that one (a fanned card's index lies a
+    fan step away, 15 mm and more).  ``other`` may be known by one index too: the lower cards
+    of a fan show one each (9C 9D 9H fanned on the pile, an index between the 9C's and the
+    9D's read 9S for seconds, had made a phantom 9S).  Not for two different jokers: a
     joker's marks are spread over its face, and the BJ under an SJ in a fan showed one of them
     that close to the SJ's (BJ SJ came out SJ twice in 24 simulated deals)."""
     a, b = tr.best, other.best
-    if len(tr.points) != 1 or len(other.points) < 2 or rank_of(a) != rank_of(b) or (a != b and a in JOKER_CODES):
+    if len(tr.points) != 1 or not other.points or rank_of(a) != rank_of(b) or (a != b and a in JOKER_CODES):
         return False
     return min(_dist(tr.points[0], q) for q in other.points) <= near_mm
 

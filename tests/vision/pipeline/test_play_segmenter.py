@@ -599,6 +599,16 @@ def test_one_index_read_with_another_suit_right_on_a_reported_card_is_no_play():
     assert [p.cards for p in plays] == [("AS",)]
 
 
+def test_an_index_read_with_another_suit_on_a_fanned_cards_lone_index_is_no_play():
+    """9C 9D 9H fanned: the 9C and the 9D show one index each.  An index 6 mm from the 9C's,
+    read 9S for seconds, is that index read again (bench e2e: a phantom 9S on a 够级 pile)."""
+    x, y = seat0_xy()
+    nines = fan(["9C", "9D", "9H"], x, y)
+    ghost = TableCard("9S", 0.4, ((x + 5, y + 3),), nines[0].zone)
+    plays, _, _ = run([[] for _ in range(5)] + [nines] * 30 + [[*nines, ghost]] * 30)
+    assert [Counter(p.cards) for p in plays] == [Counter(["9C", "9D", "9H"])]
+
+
 def test_a_lone_mark_beside_a_reported_cards_index_is_no_play():
     """The QC is reported, seen by both indices; a mark of its picture 11 mm from one index is
     read KC for seconds: a piece of the QC, not a card (bench e2e: a phantom KC).  A card's
