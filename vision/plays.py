@@ -176,7 +176,7 @@ def _same_card(tr: Track, code: str, old: Track) -> bool:
     return old.code is not None and rank_of(old.code) == rank_of(code) and tr.counts[old.code] > 0
 
 
-def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
+def _seen_twice(tr: Track, old: Track, near_mm: float, spread: bool = False) -> bool:
     """Is the new card ``tr`` the reported card ``old`` detected a second time?  The same code,
     and each index within ``near_mm`` of its own index of ``old``: one alone, or two or more
     on a card reported with at least as many (a joker's marks spread over its face, so a BJ
@@ -188,17 +188,33 @@ def _seen_twice(tr: Track, old: Track, near_mm: float) -> bool:
     never seen side by side.  In 24 simulated deals of held-out designs such doubles had made
     plays wrong or phantom (7C read 7C 7C; a lone 4H of a card under the JD just played): the
     rule turned 10 more plays right (673 -> 683 of 720), at the cost of two (a second SJ whose
-    lone index fell on the first one's; a misread JC that had been a phantom joined a play)."""
-    n = len(tr.points)
-    if tr.best != old.best or len(old.points) < 2 or not 1 <= n <= len(old.points):
+    lone index fell on the first one's; a misread JC that had been a phantom joined a play).
+    With ``spread`` (below) a reported SJ seen again four seconds on by three of its marks
+    and its JOKER word no longer made a phantom SJ (24 deals: phantom plays 2 -> 1)."""
+    if tr.best != old.best or len(old.points) < 2 or not tr.points:
         return False
     free = list(old.points)
+    apart = []
     for p in tr.points:
-        j = min(range(len(free)), key=lambda k: _dist(p, free[k]))
-        if _dist(p, free[j]) > near_mm:
-            return False
-        free.pop(j)
-    return True
+        j = min(range(len(free)), key=lambda k: _dist(p, free[k])) if free else -1
+        if j < 0 or _dist(p, free[j]) > near_mm:
+            apart.append(p)
+        else:
+            free.pop(j)
+    if not apart:
+        return len(tr.points) <= len(old.points)
+    # ``spread``: a joker shows more marks than a card is followed by (four); another set of
+    # them, two or more on its known ones and the rest within their span, is that joker seen
+    # again.  Only long after it came to rest: two jokers fanned together share marks, and
+    # the second one joins its play within ``twin_s`` (ZoneTracker._twin_joker).
+    return (spread and tr.best in JOKER_CODES and len(tr.points) - len(apart) >= 2
+            and all(_within(p, old.points, near_mm) for p in apart))
+
+
+def _within(p: Point, points: Sequence[Point], margin: float) -> bool:
+    """Does ``p`` lie inside the box around ``points``, widened by ``margin`` on every side?"""
+    xs, ys = [q[0] for q in points], [q[1] for q in points]
+    return min(xs) - margin <= p[0] <= max(xs) + margin and min(ys) - margin <= p[1] <= max(ys) + margin
 
 
 def _paired_across(tr: Track, down: Sequence[Track], near_mm: float) -> bool:
@@ -538,7 +554,7 @@ class ZoneTracker:
         down = [tr for tr in self.tracks if tr.committed]
         misread = {tr.id for tr in cands
                    if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
-                          or _seen_twice(tr, o, self.s.twice_mm)
+                          or _seen_twice(tr, o, self.s.twice_mm, spread=tr.first_seen - o.still_since > self.s.twin_s)
                           or _index_on_index(tr, o, self.s.misread_mm)
                           or (self.seat is not None and _lone_mark_on(tr, o, self.s.suit_misread_mm, t))
                           for o in down)

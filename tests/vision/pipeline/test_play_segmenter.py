@@ -609,6 +609,19 @@ def test_an_index_read_with_another_suit_on_a_fanned_cards_lone_index_is_no_play
     assert [Counter(p.cards) for p in plays] == [Counter(["9C", "9D", "9H"])]
 
 
+def test_a_joker_seen_again_by_another_set_of_its_marks_is_no_play():
+    """An SJ lies reported, known by four of its marks; seconds later the detector gives three
+    of them and its JOKER word (a fifth mark, inside the card) as a card of their own: the same
+    SJ, not a phantom one (bench e2e).  A second SJ fanned onto the first at once, sharing
+    marks, still joins its play (see the twin-joker test)."""
+    x, y = seat0_xy()
+    marks = ((x, y), (x, y + 24), (x + 76, y - 27), (x + 78, y + 20))
+    joker = TableCard("SJ", 0.9, marks, card("SJ", x, y).zone)
+    again = TableCard("SJ", 0.5, (marks[0], marks[2], marks[3], (x - 2, y - 21)), joker.zone)
+    plays, _, _ = run([[] for _ in range(5)] + [[joker]] * 50 + [[joker, again]] * 30)
+    assert [p.cards for p in plays] == [("SJ",)]
+
+
 def test_a_lone_mark_beside_a_reported_cards_index_is_no_play():
     """The QC is reported, seen by both indices; a mark of its picture 11 mm from one index is
     read KC for seconds: a piece of the QC, not a card (bench e2e: a phantom KC).  A card's
