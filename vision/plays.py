@@ -547,18 +547,13 @@ class ZoneTracker:
 
     def _maybe_play(self, t: float) -> list[PlayObservation]:
         cands = [tr for tr in self.tracks if not tr.committed]
-        if not cands or not all(self._eligible(tr, t) for tr in cands):
+        if not cands:
             return []
-        # a "new" card lying whole on a reported card of its rank is that card misread, or
-        # (the same code, index on index) that card detected twice
-        down = [tr for tr in self.tracks if tr.committed]
-        misread = {tr.id for tr in cands
-                   if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
-                          or _seen_twice(tr, o, self.s.twice_mm, spread=tr.first_seen - o.still_since > self.s.twin_s)
-                          or _index_on_index(tr, o, self.s.misread_mm)
-                          or (self.seat is not None and _lone_mark_on(tr, o, self.s.suit_misread_mm, t))
-                          for o in down)
-                   or _paired_across(tr, down, self.s.twice_mm)}
+        misread = self._echoes(cands, t)
+        # an echo of a reported card, flickering as a hand or a card passes over it, does
+        # not hold back the cards that did settle
+        if not all(self._eligible(tr, t) for tr in cands if tr.id not in misread or len(misread) == len(cands)):
+            return []
         misread |= self._split_within(cands)
         misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
         if misread:
@@ -605,6 +600,19 @@ class ZoneTracker:
         ry = sum(tr.anchor[1] for tr in cands) / len(cands)
         return [PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                 conf < self.s.confirm_below, self.name, (ox, oy), (rx, ry), pid)]
+
+    def _echoes(self, cands: list[Track], t: float) -> set[int]:
+        """New cards that are a reported card read again: lying whole on a reported card of
+        its rank (misread), the same code index on index (detected twice), a lone mark beside
+        its index, or paired across two reported cards."""
+        down = [tr for tr in self.tracks if tr.committed]
+        return {tr.id for tr in cands
+                if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
+                       or _seen_twice(tr, o, self.s.twice_mm, spread=tr.first_seen - o.still_since > self.s.twin_s)
+                       or _index_on_index(tr, o, self.s.misread_mm)
+                       or _lone_mark_on(tr, o, self.s.suit_misread_mm if self.seat is not None else self.s.misread_mm, t)
+                       for o in down)
+                or _paired_across(tr, down, self.s.twice_mm)}
 
     def _split_within(self, cands: list[Track]) -> set[int]:
         """New cards of one play that are another of them read a second time: all their

@@ -622,6 +622,34 @@ def test_a_joker_seen_again_by_another_set_of_its_marks_is_no_play():
     assert [p.cards for p in plays] == [("SJ",)]
 
 
+def test_an_echo_of_a_reported_card_does_not_hold_back_a_new_play():
+    """The QC lies reported; one of its indices also comes alone in every other frame (a hand
+    passing, a card sliding over it).  A 5H laid meanwhile in the same zone is reported once
+    it settles, not held back until that echo fades (a 够级 pile: a JC waited two seconds and
+    was reported with the next seat's AD as one phantom play)."""
+    x, y = seat0_xy()
+    queen = card("QC", x, y)
+    echo = TableCard("QC", 0.5, ((x + 2, y + 1),), queen.zone)
+    heart = card("5H", x + 100, y)
+    frames = [[] for _ in range(5)] + [[queen]] * 30
+    frames += [[queen, heart, echo] if i % 2 else [queen, heart] for i in range(40)]
+    plays, _, _ = run(frames)
+    assert [p.cards for p in plays] == [("QC",), ("5H",)]
+    assert plays[1].t_emit - plays[1].t <= 0.75
+
+
+def test_a_lone_mark_on_a_pile_cards_index_is_no_play():
+    """On the pile cards lie over one another, but not index on index: a mark read JC 2 mm
+    from a reported 9C's index, the 9C still in sight, is that index misread (a phantom JC on
+    a 够级 pile); a card's index 10 mm off is a card laid over it."""
+    px, py = LAYOUT6.pile.center
+    nine = card("9C", px - 40, py - 30, zone="pile", layout=LAYOUT6)
+    for dx, want in ((2, 1), (10, 2)):
+        mark = TableCard("JC", 0.4, ((px - 40 + dx, py - 30 + 1),), "pile")
+        plays, _, _ = run([[] for _ in range(5)] + [[nine]] * 30 + [[nine, mark]] * 30, layout=LAYOUT6)
+        assert len(plays) == want and plays[0].cards == ("9C",), dx
+
+
 def test_a_lone_mark_beside_a_reported_cards_index_is_no_play():
     """The QC is reported, seen by both indices; a mark of its picture 11 mm from one index is
     read KC for seconds: a piece of the QC, not a card (bench e2e: a phantom KC).  A card's
