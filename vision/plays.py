@@ -553,7 +553,8 @@ class ZoneTracker:
         misread = self._echoes(cands, t)
         # an echo of a reported card, flickering as a hand or a card passes over it, does
         # not hold back the cards that did settle
-        if not all(self._eligible(tr, t) for tr in cands if tr.id not in misread or len(misread) == len(cands)):
+        waiting = [tr for tr in cands if tr.id not in misread] or cands
+        if not all(self._eligible(tr, t) for tr in waiting):
             return []
         misread |= self._split_within(cands)
         misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
