@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-from cardref.engine.eventlog import dump_event
+from cardref.engine.cards import format_cards
+from cardref.engine.eventlog import dump_event, read_log
 from cardref.engine.events import GAME_SEATS, PlayEvent
 
 from ..calibration import save_calibration
@@ -80,15 +81,16 @@ def kept_simulation(out_dir: str | os.PathLike, game: str, seed: int, *, max_pla
         return None
     if not all((out / name).is_file() for name in ("video.mp4", "frames.jsonl", "truth.jsonl", "calibration.json")):
         return None
-    plays = []
     try:
-        with open(out / "truth.jsonl", encoding="utf-8") as fh:
-            for line in fh:
-                obj = json.loads(line)
-                if obj.get("type") == "play":
-                    plays.append((float(obj["t"]), int(obj["seat"]), tuple(obj["cards"])))
-    except (OSError, ValueError, KeyError, TypeError):
+        lines = read_log(str(out / "truth.jsonl"))
+    except OSError:
         return None
+    if any(line.error is not None for line in lines):
+        return None
+    events = [line.event for line in lines if isinstance(line.event, PlayEvent)]
+    if any(e.t is None for e in events):  # the simulator times every play
+        return None
+    plays = [(float(e.t), e.seat, tuple(format_cards(e.cards))) for e in events]
     if len(plays) != meta.get("plays"):
         return None
     return KeptSimulation(out, str(meta.get("design", "")), plays)
