@@ -56,15 +56,27 @@ def colourless(frame_bgr: np.ndarray) -> bool:
     return int(np.abs(sample - sample.mean(axis=-1, keepdims=True)).max(initial=0)) <= GREY_TOLERANCE
 
 
+def _inner(patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The patches' pixels within :data:`MARGIN` (about the index's box) as ``(n, m, 3)``
+    floats, their grey ``(n, m)``, and each patch's paper grey ``(n, 1)``: the
+    :data:`PAPER_PERCENTILE` of its grey; ``None`` for no patches (or not a stack of them)."""
+    a = np.asarray(patches, dtype=np.float32)
+    if a.ndim != 4 or not len(a):
+        return None
+    a = a[:, MARGIN:-MARGIN, MARGIN:-MARGIN, :].reshape(len(a), -1, 3)
+    grey = a.mean(axis=-1)
+    return a, grey, np.percentile(grey, PAPER_PERCENTILE, axis=1, keepdims=True)
+
+
 def on_paper(patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """Per patch: does the index lie on a light card?  Most of an index patch is its card: its
     median grey is near its brightest pixels on a white card, far below them where light ink
     lies on a dark card (which :func:`redness` cannot measure against its paper)."""
-    a = np.asarray(patches, dtype=np.float32)
-    if a.ndim != 4 or not len(a):
-        return np.zeros(len(a), bool)
-    grey = a[:, MARGIN:-MARGIN, MARGIN:-MARGIN, :].mean(axis=-1).reshape(len(a), -1)
-    return np.median(grey, axis=1) >= DARK_CARD * np.percentile(grey, PAPER_PERCENTILE, axis=1)
+    inner = _inner(patches)
+    if inner is None:
+        return np.zeros(len(patches), bool)
+    _, grey, paper = inner
+    return np.median(grey, axis=1) >= DARK_CARD * paper[:, 0]
 
 
 def redness(patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -72,12 +84,11 @@ def redness(patches: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     paper: each pixel white-balanced by the paper's colour, then red minus the larger of green
     and blue, the :data:`INK_PERCENTILE` of the patch's pixels.  Black ink, grey shadow and
     green or blue felt score 0 or less; red ink scores 40 and more."""
-    a = np.asarray(patches, dtype=np.float32)
-    if a.ndim != 4 or not len(a):
-        return np.zeros(len(a), np.float32)
-    a = a[:, MARGIN:-MARGIN, MARGIN:-MARGIN, :].reshape(len(a), -1, 3)
-    grey = a.mean(axis=-1)
-    paper = grey >= np.percentile(grey, PAPER_PERCENTILE, axis=1, keepdims=True)
+    inner = _inner(patches)
+    if inner is None:
+        return np.zeros(len(patches), np.float32)
+    a, grey, paper_grey = inner
+    paper = grey >= paper_grey
     colour = (a * paper[..., None]).sum(axis=1) / np.maximum(paper.sum(axis=1), 1)[:, None]
     balanced = a / np.maximum(colour[:, None, :], 1.0) * 255.0
     red = balanced[..., 2] - np.maximum(balanced[..., 0], balanced[..., 1])
