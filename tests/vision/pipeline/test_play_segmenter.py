@@ -195,6 +195,8 @@ def test_cards_pushed_within_their_zone_are_moved_not_played():
     plays, _, seg = run(frames)
     assert [sorted(p.cards) for p in plays] == [["6H", "6S"]]
     assert sorted(seg.on_table()["seat0"]) == ["6H", "6S"]
+    # the pushed cards are still that play's: what is checked against it later looks where they lie
+    assert {tr.play for tr in seg.zones["seat0"].tracks} == {plays[0].play}
 
 
 def test_a_pushed_card_read_with_another_suit_is_still_moved_not_played():
@@ -676,3 +678,23 @@ def test_a_card_nudged_a_little_and_read_with_another_suit_is_no_play():
     other = card("3C", x, y + 16)
     plays, _, _ = run([[] for _ in range(5)] + [[three]] * 30 + [[three, other]] * 25)
     assert [p.cards for p in plays] == [("3S",), ("3C",)]
+
+
+def test_a_third_joker_made_of_a_reported_jokers_marks_is_no_card():
+    """An SJ lies reported with the JC beside it, known by four marks (its corners and JOKER
+    word); two seconds on the detector pairs three of them with a fourth mark inside its face
+    as another SJ: the same joker seen again, neither joining the play (it was SJ JC SJ in a
+    simulated deal) nor a play of its own.  A second joker stacked under the first, seen with
+    the play, still joins it (see the twin-joker tests for one a fan step away)."""
+    x, y = seat0_xy()
+    zone = card("SJ", x, y).zone
+    joker = TableCard("SJ", 0.9, ((x, y), (x, y + 21), (x, y + 45), (x + 76, y - 5)), zone)
+    jack = TableCard("JC", 0.9, ((x + 6, y + 64),), zone)
+    third = TableCard("SJ", 0.5, ((x - 3, y), (x - 2, y + 22), (x + 3, y + 43), (x + 80, y + 42)), zone)
+    revs = []
+    plays, _, _ = run([[] for _ in range(5)] + [[joker, jack]] * 25 + [[joker, jack, third]] * 30, revisions=revs)
+    assert [Counter(p.cards) for p in plays] == [Counter(["SJ", "JC"])]
+    assert revs == []
+    revs = []
+    plays, _, _ = run([[] for _ in range(5)] + [[joker, jack]] * 8 + [[joker, jack, third]] * 30, revisions=revs)
+    assert [Counter(r.cards) for r in revs] == [Counter(["SJ", "JC", "SJ"])]
