@@ -266,19 +266,28 @@ def _index_on_index(tr: Track, other: Track, near_mm: float) -> bool:
     return min(_dist(tr.points[0], q) for q in other.points) <= near_mm
 
 
-def _lone_mark_on(tr: Track, other: Track, near_mm: float, t: float) -> bool:
-    """Is the card ``tr``, seen by one mark, a piece of the reported card ``other``: its mark
-    within ``near_mm`` (under a fan step) of one of ``other``'s two or more indices, while
-    ``other`` is in sight?  Whatever its code: a court card's picture or a joker's art read as
-    an index beside the card's own, or that index read again.  A card laid down anew shows
-    its index a fan step or more from every index still in sight (nearer, it would cover
-    it).  A shared pile's cards are laid over one another, so there the caller passes a
-    tighter ``near_mm`` (``misread_mm``: not index on index).  In 24 simulated deals of
-    held-out designs such marks had made 4 phantom plays or extra cards (a KC beside a
+def _lone_mark_on(tr: Track, other: Track, near_mm: float, t: float, shared_mm: float = 0.0) -> bool:
+    """Is the card ``tr``, seen by one mark of its own, a piece of the card ``other``: that
+    mark within ``near_mm`` (under a fan step) of one of ``other``'s two or more indices,
+    while ``other`` is in sight?  Whatever its code: a court card's picture or a joker's art
+    read as an index beside the card's own, or that index read again.  Its other marks, if
+    any, must be ``other``'s own (within ``shared_mm`` of them): the detector can pair such a
+    mark with the card's far index (a JC's picture read KC and paired with the JC's far
+    index, KS/KC in a lattmann JC JC, had made the play KC JC JC); not for a card of its rank
+    (a fanned pair shares the far index that way) nor for jokers, whose marks spread.  A card laid down anew
+    shows its index a fan step or more from every index still in sight (nearer, it would
+    cover it).  A shared pile's cards are laid over one another, so there the caller passes
+    a tighter ``near_mm`` (``misread_mm``: not index on index).  In 24 simulated deals of
+    held-out designs such marks had made 5 phantom plays or extra cards (a KC beside a
     reported QC's index, an SJ beside an AD's, 10C 10S; on a pile a JC on a 9C's index)."""
-    if len(tr.points) != 1 or len(other.points) < 2 or other.last_seen < t - SIGHT_S:
+    if len(other.points) < 2 or other.last_seen < t - SIGHT_S:
         return False
-    return min(_dist(tr.points[0], q) for q in other.points) <= near_mm
+    own = list(tr.points)
+    if len(own) > 1 and rank_of(tr.best) != rank_of(other.best) and not {tr.best, other.best} & JOKER_CODES:
+        own = [p for p in tr.points if min(_dist(p, q) for q in other.points) > shared_mm]
+    if len(own) != 1:
+        return False
+    return min(_dist(own[0], q) for q in other.points) <= near_mm
 
 
 def _fanned_pair(a: Track, b: Track, near_mm: float) -> bool:
@@ -570,7 +579,7 @@ class ZoneTracker:
         waiting = [tr for tr in cands if tr.id not in misread] or cands
         if not all(self._eligible(tr, t) for tr in waiting):
             return []
-        misread |= self._split_within(cands)
+        misread |= self._split_within(cands, t)
         misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
         if misread:
             self.tracks = [tr for tr in self.tracks if tr.id not in misread]
@@ -626,7 +635,7 @@ class ZoneTracker:
                 if any(_suit_misread(tr.best, tr.points, o, self.s.suit_misread_mm)
                        or _seen_twice(tr, o, self.s.twice_mm, spread=tr.first_seen - o.still_since > self.s.twin_s)
                        or _index_on_index(tr, o, self.s.misread_mm)
-                       or _lone_mark_on(tr, o, self.s.suit_misread_mm if self.seat is not None else self.s.misread_mm, t)
+                       or _lone_mark_on(tr, o, self._mark_mm, t)
                        for o in down)
                 or _paired_across(tr, down, self.s.twice_mm)
                 or self._play_jokers_again(tr, down, t)}
@@ -649,14 +658,24 @@ class ZoneTracker:
                     marks.setdefault(o.play, []).extend(o.points)
         return any(_jokers_again(tr, known, self.s.twice_mm) for known in marks.values())
 
-    def _split_within(self, cands: list[Track]) -> set[int]:
+    @property
+    def _mark_mm(self) -> float:
+        """How near a reported card's index a lone mark is a piece of it (:func:`_lone_mark_on`):
+        under a fan step in a seat's zone, index on index on a shared pile."""
+        return self.s.suit_misread_mm if self.seat is not None else self.s.misread_mm
+
+    def _split_within(self, cands: list[Track], t: float) -> set[int]:
         """New cards of one play that are another of them read a second time: all their
         indices lie on that card's (:func:`_suit_misread`: the same rank read with another
         suit; :func:`_seen_twice`: the same code; :func:`_index_on_index`: one index of the
-        same rank right on one of the other's), and they show no more indices than it.
+        same rank right on one of the other's; :func:`_lone_mark_on`: one mark of its own beside
+        one of the other's indices, paired with another of them: not a lone index, which in a
+        fan can lie that near the next card's, 2C 2D and BJ SJ), and they show no more indices
+        than it.
         The one showing more indices, or else the likelier reading, is kept.  (The detector can
         pair a card's indices and also give one of them alone, read otherwise: in 24 simulated
-        deals of held-out designs 2S 2S came out 2S 2C 2S, 3C came out 3S 3C.)"""
+        deals of held-out designs 2S 2S came out 2S 2C 2S, 3C came out 3S 3C, JC JC came out
+        KC JC JC.)"""
         def weight(tr: Track) -> tuple[int, float]:
             return len(tr.points), sum(tr.votes.values())
 
@@ -666,7 +685,8 @@ class ZoneTracker:
                 if other is tr or other.id in dropped or weight(other) <= weight(tr):
                     continue
                 if (_suit_misread(tr.best, tr.points, other, self.s.suit_misread_mm)
-                        or _seen_twice(tr, other, self.s.twice_mm) or _index_on_index(tr, other, self.s.misread_mm)):
+                        or _seen_twice(tr, other, self.s.twice_mm) or _index_on_index(tr, other, self.s.misread_mm)
+                        or (len(tr.points) > 1 and _lone_mark_on(tr, other, self._mark_mm, t, self.s.misread_mm))):
                     dropped.add(tr.id)
                     break
         return dropped

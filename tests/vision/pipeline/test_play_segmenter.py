@@ -698,3 +698,18 @@ def test_a_third_joker_made_of_a_reported_jokers_marks_is_no_card():
     revs = []
     plays, _, _ = run([[] for _ in range(5)] + [[joker, jack]] * 8 + [[joker, jack, third]] * 30, revisions=revs)
     assert [Counter(r.cards) for r in revs] == [Counter(["SJ", "JC", "SJ"])]
+
+
+def test_a_picture_mark_paired_with_a_cards_far_index_is_no_card_of_the_play():
+    """JC JC fanned: a mark of the upper JC's picture 13 mm from its index is read KC and
+    paired with that JC's far index into a "KC" (a lattmann deal came out KC JC JC).  One mark
+    of its own beside the JC's index, the other the JC's: a piece of the JC.  A KC whose
+    own index lies a fan step (16 mm) off is a card of the play."""
+    x, y = seat0_xy()
+    zone = card("JC", x, y).zone
+    upper = TableCard("JC", 0.8, ((x, y), (x + 73, y - 44)), zone)
+    lower = TableCard("JC", 0.8, ((x, y + 17),), zone)
+    for dy, want in ((-13, ["JC", "JC"]), (-16, ["KC", "JC", "JC"])):
+        picture = TableCard("KC", 0.4, ((x, y + dy), (x + 73, y - 44)), zone)
+        plays, _, _ = run([[] for _ in range(5)] + [[upper, lower, picture]] * 20)
+        assert [Counter(p.cards) for p in plays] == [Counter(want)], dy
