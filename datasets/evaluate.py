@@ -505,10 +505,11 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
 
 
 def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: float | None = None,
-                           src: Path = REAL_CARDS, mapped: Path | None = None) -> dict:
+                           src: Path = REAL_CARDS, mapped: Path | None = None, adapt_steps: int = 0) -> dict:
     """Deck enrolment on real photos: for each deck of the held-out photos, every other photo
-    (in name order) enrols the deck from its labelled corners (``cardref enrol-deck --labelled``)
-    and the others are scored with the namer alone and with the deck profile."""
+    (in name order) enrols the deck from its labelled corners (``cardref enrol-deck --labelled``,
+    the namer adapted to it for ``adapt_steps``) and the others are scored with the namer
+    alone and with the deck profile."""
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2
     from cardref.vision.detector.deck import profile_from_corners
@@ -531,7 +532,8 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
             items += [(frame, c.box, c.card) for c in labels]
             groups += [p.name] * len(labels)
         the_namer = load_namer(namer)
-        profile = profile_from_corners(the_namer, items, deck, source=f"{len(enrol)} labelled photos", groups=groups)
+        profile = profile_from_corners(the_namer, items, deck, source=f"{len(enrol)} labelled photos", groups=groups,
+                                       adapt_steps=adapt_steps)
         truth_corners = []
         for p in test:
             h, w = cv2.imread(str(p)).shape[:2]
@@ -542,7 +544,7 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
         enrolled = _evaluate_set(model, test, truth_corners, truth_cards, imgsz, alone["conf"], the_namer)
         out[deck] = {"enrol_photos": len(enrol), "enrolled_corners": len(items), "enrolled_codes": len(profile.enrolled),
                      "test_photos": len(test), "imgsz": imgsz, "conf": alone["conf"],
-                     "sharpness": profile.sharpness, "calibration": profile.calibration,
+                     "sharpness": profile.sharpness, "calibration": profile.calibration, "adapt_steps": adapt_steps,
                      "card_f1_alone": alone["card_f1"]["f1"], "card_f1_enrolled": enrolled["card_f1"]["f1"],
                      "named_right_when_found_alone": alone["corner_class_accuracy_when_found"],
                      "named_right_when_found_enrolled": enrolled["corner_class_accuracy_when_found"]}

@@ -21,7 +21,17 @@ from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
 from cardref.vision.fingerprint import files_digest
 
 from .namer_data import NONE_ID, patches_from
-from .patch_training import blurred, export_classifier, fit, greyed, light_and_colour, noisy, start_run
+from .patch_training import (
+    blurred,
+    export_classifier,
+    fit,
+    greyed,
+    light_and_colour,
+    noisy,
+    quarter_turned,
+    start_run,
+    warped,
+)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
@@ -47,21 +57,10 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
     import torch
 
     n = x.shape[0]
-    k = torch.randint(0, 4, (n,), generator=gen)
-    x = torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(n)])
+    x = quarter_turned(x, gen)
     # a card seen obliquely (the real photos' phones tilt up to ~60 degrees): half of the
-    # patches get a small turn, shear and scale on top of the quarter turns
-    warp = torch.rand(n, generator=gen) < 0.5
-    if warp.any():
-        m = int(warp.sum())
-        ang = (torch.rand(m, generator=gen) - 0.5) * 0.9  # +-26 degrees
-        shear = (torch.rand(m, generator=gen) - 0.5) * 0.6
-        scale = 0.9 + torch.rand(m, generator=gen) * 0.25
-        cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
-        theta = torch.stack([torch.stack([cos, -sin + shear * cos, torch.zeros(m)], 1),
-                             torch.stack([sin, cos + shear * sin, torch.zeros(m)], 1)], 1)
-        grid = torch.nn.functional.affine_grid(theta, list(x[warp].shape), align_corners=False)
-        x[warp] = torch.nn.functional.grid_sample(x[warp], grid, padding_mode="border", align_corners=False)
+    # patches get a small turn (+-26 degrees), shear and scale on top of the quarter turns
+    x = warped(x, gen, p=0.5, turn=0.9, shear=0.6, scale=(0.9, 1.15))
     # the scenes already vary light and colour: a little more here, not so much that a
     # patch ends up unreadable (v1 of this step darkened or washed out a quarter of them)
     x = light_and_colour(x, gen)

@@ -124,6 +124,40 @@ def light_and_colour(x, gen, gain: float = 0.5, cast: float = 0.2, bias: float =
     return ((x - mean) * k + mean) * g * c + b
 
 
+def quarter_turned(x, gen):  # noqa: ANN001, ANN201
+    """Each patch at a quarter turn drawn for it (a card lies any way up; never a mirror image)."""
+    import torch
+
+    k = torch.randint(0, 4, (x.shape[0],), generator=gen)
+    return torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(x.shape[0])])
+
+
+def warped(x, gen, p: float = 0.5, turn: float = 0.9, shear: float = 0.6, scale: tuple[float, float] = (0.9, 1.15),  # noqa: ANN001, ANN201
+           shift: float = 0.0):
+    """A share ``p`` of the patches turned (up to ``turn``/2 radians either way), sheared,
+    scaled and, with ``shift``, moved (up to ``shift``/2 of the patch either way): a card
+    seen obliquely, a box that fits its index loosely."""
+    import torch
+
+    n = x.shape[0]
+    warp = torch.rand(n, generator=gen) < p
+    if warp.any():
+        m = int(warp.sum())
+        ang = (torch.rand(m, generator=gen) - 0.5) * turn
+        sh = (torch.rand(m, generator=gen) - 0.5) * shear
+        sc = scale[0] + torch.rand(m, generator=gen) * (scale[1] - scale[0])
+        tx = ty = torch.zeros(m)
+        if shift:
+            tx = (torch.rand(m, generator=gen) - 0.5) * shift
+            ty = (torch.rand(m, generator=gen) - 0.5) * shift
+        cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
+        theta = torch.stack([torch.stack([cos, -sin + sh * cos, tx], 1),
+                             torch.stack([sin, cos + sh * sin, ty], 1)], 1)
+        grid = torch.nn.functional.affine_grid(theta, list(x[warp].shape), align_corners=False)
+        x[warp] = torch.nn.functional.grid_sample(x[warp], grid, padding_mode="border", align_corners=False)
+    return x
+
+
 def greyed(x, gen, p: float):  # noqa: ANN001, ANN201
     """A share ``p`` of the patches in grey (black-and-white photos: suits by shape alone)."""
     import torch
@@ -145,6 +179,16 @@ def blurred(x, gen, p: float):  # noqa: ANN001, ANN201
         x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
                                              kern, groups=3)
     return x
+
+
+def softened(x, gen, most: float = 0.8):  # noqa: ANN001, ANN201
+    """Each patch mixed with its 3x3 box blur, at a weight drawn up to ``most`` (focus and
+    motion vary from frame to frame)."""
+    import torch
+
+    box = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+    w = torch.rand(x.shape[0], 1, 1, 1, generator=gen) * most
+    return x * (1 - w) + box * w
 
 
 def noisy(x, gen, sigma: float = 0.03):  # noqa: ANN001, ANN201

@@ -109,6 +109,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
              realtime: bool = False, tune: list[str] | None = None,
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
+             adapt_steps: int = 0,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.plays import SegmenterSettings, for_game, tuned
@@ -132,12 +133,13 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector: Any = OracleDetector(out / "frames.jsonl", OracleNoise.named(noise), seed=seed)
     else:
         detector = _model_detector(model, backend, int8)
-        enrolled, enrol_problem = _enrol(detector, game, seed, kept.design, split, style) if enrol else (None, None)
+        enrolled, enrol_problem = (_enrol(detector, game, seed, kept.design, split, style, adapt_steps) if enrol
+                                   else (None, None))
         detector.use_deck(enrolled)
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
                 game, seed, pile=pile, design=kept.design, max_plays=max_plays, model=model, backend=backend,
-                enrolled=enrol, resolution=resolution, int8=int8))
+                enrolled=enrol, resolution=resolution, int8=int8, adapt_steps=adapt_steps if enrol else 0))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(for_game(SegmenterSettings(settle_s=settle), game), tune or [])
     pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
@@ -212,15 +214,17 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
 
 
 def _enrol(detector: Any, game: str, seed: int, design: str, split: str | None,
-           style: Any = None) -> tuple[Any, str | None]:
+           style: Any = None, adapt_steps: int = 0) -> tuple[Any, str | None]:
     """The deck of the deal enrolled from a simulated layout frame of it (same table and
-    camera, another moment), as a referee would before the game (``--enrol``), or why not."""
+    camera, another moment), as a referee would before the game (``--enrol``; the namer
+    adapted to it for ``adapt_steps``), or why not."""
     from cardref.vision.detector.deck import DeckProfileError, enrol_layout
     from cardref.vision.simulate.layout import render_layout
 
     frame, _truth, drawn = render_layout(GAME_SEATS[game], seed, design=design, split=split, style=style)
     try:
-        return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}").profile, None
+        return enrol_layout(detector, frame, drawn, source=f"simulated layout, seed {seed}",
+                            adapt_steps=adapt_steps).profile, None
     except DeckProfileError as exc:  # a referee would lay the cards out again; the deal is played without
         return None, f"enrolment failed (played without a deck profile): {exc}"
 
@@ -278,7 +282,7 @@ def _model_detector(model: str | None, backend: str, int8: bool = True) -> Any:
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
                    model: str | None, backend: str, enrolled: bool = False,
-                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> str:
+                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True, adapt_steps: int = 0) -> str:
     """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
     code) and what found and named them (model files, backend).  The merge runs again at
     every replay."""
@@ -296,10 +300,16 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
         from cardref.vision.detector import deck, namer
 
         files += [Path(deck.__file__), Path(namer.__file__)]
+    if adapt_steps:  # … and with the namer adapted to the deck: how it was trained too
+        from cardref.datasets import namer_train, patch_training
+        from cardref.vision.detector import deck_adapt
+
+        files += [Path(deck_adapt.__file__), Path(namer_train.__file__), Path(patch_training.__file__)]
     digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
     size = "" if resolution == DEFAULT_RESOLUTION else f"-{resolution[0]}x{resolution[1]}"
     floats = "" if int8 else "-float"  # the float files only (--no-int8), where INT8 copies would run
-    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{'-enrolled' if enrolled else ''}{size}{floats}-{digest}.jsonl"
+    enrolled_as = ("-enrolled" + (f"-adapted{adapt_steps}" if adapt_steps else "")) if enrolled else ""
+    return f"{game}-{seed}{'-pile' if pile else ''}-{design}{enrolled_as}{size}{floats}-{digest}.jsonl"
 
 
 def _corner_row(c: Any) -> list[Any]:
@@ -447,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--enrol", action="store_true",
                     help="with --detector model: before each deal, enrol its deck from a simulated layout "
                          "frame (cardref enrol-deck), as a referee does before a game")
+    ap.add_argument("--adapt-steps", type=int, default=None, metavar="N",
+                    help="with --enrol: steps of adapting the corner namer to each deal's deck (default "
+                         "that of cardref enrol-deck; 0: the deck profile alone)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
     args = ap.parse_args(argv)
@@ -468,6 +481,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.enrol and args.detector != "model":
         print("cardref bench e2e: --enrol goes with --detector model", file=sys.stderr)
         return 2
+    if args.adapt_steps is not None and (not args.enrol or args.adapt_steps < 0):
+        print("cardref bench e2e: --adapt-steps goes with --enrol, 0 or more", file=sys.stderr)
+        return 2
+    if args.adapt_steps is None:
+        from cardref.vision.detector.deck_adapt import ADAPT_STEPS
+
+        args.adapt_steps = ADAPT_STEPS if args.enrol else 0
     if args.detector == "model":
         try:
             _model_detector(args.model, args.backend, not args.no_int8)
@@ -499,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
-                             enrol=args.enrol, resolution=args.resolution)
+                             enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
@@ -519,12 +539,14 @@ def main(argv: list[str] | None = None) -> int:
     summary["wall_s"] = round(time.time() - t0, 1)
     summary["designs"] = designs
     summary["enrolled"] = args.enrol
+    summary["adapt_steps"] = args.adapt_steps
     summary["resolution"] = f"{args.resolution[0]}x{args.resolution[1]}"
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
         tot = summary["total"]
         how = args.detector + ("/" + args.noise if args.detector == "oracle" else "") + (", deck enrolled" if args.enrol else "")
+        how += f", namer adapted {args.adapt_steps} steps" if args.adapt_steps else ""
         how += f", {summary['resolution']}"
         print(f"\nTOTAL over {tot['deals']} deals ({how}): "
               f"{tot['exact']}/{tot['plays']} plays exact ({100 * (tot['exact_rate'] or 0):.2f}%), "

@@ -50,6 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enrolled-real", action="store_true",
                    help="also score deck enrolment on the held-out real photos: per deck, every other photo "
                         "enrols it (labelled corners), the rest are named with and without the profile")
+    p.add_argument("--adapt-steps", type=int, default=0, metavar="N",
+                   help="with --enrolled-real: also adapt the corner namer to each deck for N steps, as "
+                        "cardref enrol-deck does (default 0: the profile alone)")
     p.add_argument("--diagnose", action="store_true",
                    help="with --detect-path: also say, per deck, what became of every labelled index "
                         "(not found by the finder, named right, suit or rank read wrong, dropped) and "
@@ -142,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
     if args.enrolled_real and namer is not None and args.real:
         from cardref.datasets.evaluate import evaluate_real_enrolled
 
-        enrolled = evaluate_real_enrolled(weights, namer, imgsz=args.real_imgsz[0], conf=args.conf, src=Path(args.real))
+        enrolled = evaluate_real_enrolled(weights, namer, imgsz=args.real_imgsz[0], conf=args.conf, src=Path(args.real),
+                                          adapt_steps=args.adapt_steps)
         print("== deck enrolment on the held-out real photos (every other photo enrols the deck)")
         for deck, r in enrolled.items():
             print(f"{deck}: {r['enrol_photos']} photos enrol ({r['enrolled_codes']} codes), {r['test_photos']} scored: "

@@ -23,12 +23,20 @@ as well on whole decks but lost on partly enrolled ones (real photos of the stan
 
 A profile is only valid for the namer that made it (its features): it records the namer
 file's digest and :meth:`CornerNamer.use_deck` refuses another.
+
+A layout enrolment also adapts the namer to the deck (:mod:`.deck_adapt`, ``adapt_steps``):
+a copy fine-tuned on the enrolled index cuts travels inside the profile and reads every
+corner while the profile is used.  The adapted namer reads alone (sharpness 0): on the
+index boxes of six simulated deals of the held-out designs (one per design) it named
+98.35 % right alone and 97.8 % weighed against its own features at the sharpness the
+namer's enrolment had chosen (anglo_modern 97.8 -> 94.2 %), where the shipped namer with
+the profile named 97.1 %.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,7 +74,9 @@ ENROL_ANGLES = (0.0, -20.0, 20.0, -45.0, 45.0)
 #: Suit rows of a laid-out deck, top to bottom, unless the user says otherwise.
 DEFAULT_ROWS = "SHCD"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-PROFILE_VERSION = 1
+#: Version 2 may hold the deck's adapted namer; version 1 files (without) still load.
+PROFILE_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class DeckProfileError(DetectorError):
@@ -99,6 +109,8 @@ class DeckProfile:
     source: str = ""
     sharpness: float = SHARPNESS
     calibration: dict = field(default_factory=dict)  # how the sharpness was chosen
+    #: the namer adapted to this deck (ONNX, :mod:`.deck_adapt`); ``None``: the shipped namer reads
+    namer_onnx: bytes | None = None
     _cols: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -146,9 +158,12 @@ class DeckProfile:
         meta = {"version": PROFILE_VERSION, "label": self.label, "codes": self.codes, "namer_sha1": self.namer_sha1,
                 "turns": self.turns, "source": self.source, "sharpness": self.sharpness,
                 "calibration": self.calibration}
+        arrays = {"prototypes": self.prototypes, "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8)}
+        if self.namer_onnx:
+            arrays["namer"] = np.frombuffer(self.namer_onnx, np.uint8)
         tmp = path.with_name(path.name + ".part")
         with open(tmp, "wb") as fh:
-            np.savez(fh, prototypes=self.prototypes, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
+            np.savez(fh, **arrays)
         tmp.replace(path)
         return path
 
@@ -161,13 +176,15 @@ class DeckProfile:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(bytes(data["meta"]).decode())
                 protos = np.array(data["prototypes"])
-            if meta.get("version") != PROFILE_VERSION:
+                namer = bytes(data["namer"]) if "namer" in data.files else None
+            if meta.get("version") not in READABLE_VERSIONS:
                 raise DeckProfileError(f"deck profile {path}: version {meta.get('version')!r}, "
-                                       f"this cardref reads {PROFILE_VERSION}; enrol the deck again")
+                                       f"this cardref reads {', '.join(map(str, READABLE_VERSIONS))}; "
+                                       "enrol the deck again")
             return cls(label=str(meta["label"]), codes=[str(c) for c in meta["codes"]], prototypes=protos,
                        namer_sha1=str(meta["namer_sha1"]), turns=int(meta["turns"]), source=str(meta.get("source", "")),
                        sharpness=float(meta.get("sharpness", SHARPNESS)),
-                       calibration=dict(meta.get("calibration", {})))
+                       calibration=dict(meta.get("calibration", {})), namer_onnx=namer)
         except DeckProfileError:
             raise
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -430,7 +447,8 @@ def turned_patch(frame: np.ndarray, box: Box, angle: float) -> np.ndarray:
 
 def profile_from_corners(namer, items: Sequence[tuple[np.ndarray, Box, str]], label: str,  # noqa: ANN001
                          source: str = "", groups: Sequence[object] | None = None,
-                         same_camera: bool = False) -> DeckProfile:
+                         same_camera: bool = False, adapt_steps: int = 0,
+                         progress: Callable[[int, int], None] | None = None) -> DeckProfile:
     """A profile from ``(frame, index box, code)`` triples, each index cut at every
     :data:`ENROL_BOX_SCALES` and :data:`ENROL_ANGLES`, its sharpness chosen by
     :func:`calibrate_sharpness` with the items' ``groups`` (default: each item its own;
@@ -442,7 +460,11 @@ def profile_from_corners(namer, items: Sequence[tuple[np.ndarray, Box, str]], la
     the sharper profile named more of the deal's corners right).  Photos from many angles
     are as varied as what they will be used on: the best value is taken as it is, the
     gentler one on a tie (on the held-out real photos of the standard deck a tie taken
-    sharp lost card F1 0.80 -> 0.76)."""
+    sharp lost card F1 0.80 -> 0.76).
+
+    ``adapt_steps``: the namer is also fine-tuned on the cuts for that many steps
+    (:func:`.deck_adapt.adapt_namer`, ``progress(step, steps)``); the profile then holds the
+    adapted namer, its features of the cuts, and sharpness 0 (it reads alone)."""
     patches, codes, group_of = [], [], []
     groups = list(range(len(items))) if groups is None else list(groups)
     cuts = [(s, a) for a in ENROL_ANGLES for s in ENROL_BOX_SCALES]
@@ -454,7 +476,23 @@ def profile_from_corners(namer, items: Sequence[tuple[np.ndarray, Box, str]], la
     if not patches:
         raise DeckProfileError("no labelled corners to enrol")
     namer.require_features()
-    probs, feats = namer.read(patches)
+    if adapt_steps > 0:
+        from .deck_adapt import adapt_namer, negative_patches
+        from .namer import NOT_A_CORNER
+
+        # and what is no index, beside the indices of each frame
+        frames: dict[int, tuple[np.ndarray, list[Box]]] = {}
+        for frame, box, _code in items:
+            frames.setdefault(id(frame), (frame, []))[1].append(box)
+        junk = [p for k, (frame, boxes) in enumerate(frames.values()) for p in negative_patches(frame, boxes, seed=k)]
+        blob = adapt_namer([*patches, *junk], [*codes, *[NOT_A_CORNER] * len(junk)], adapt_steps, progress=progress)
+        probs, feats = namer.read_with(namer.adapted(blob), patches)
+        assert feats is not None
+        named = float((probs.argmax(axis=1) == np.asarray([NAMER_CLASSES.index(c) for c in codes])).mean())
+        return DeckProfile(label=label, codes=codes, prototypes=feats, namer_sha1=namer.sha1, turns=namer.turns,
+                           source=source, sharpness=0.0, namer_onnx=blob,
+                           calibration={"adapted_steps": adapt_steps, "cuts_named_right_adapted": round(named, 4)})
+    probs, feats = namer.read(patches, adapted=False)
     assert feats is not None
     held_out = [i for i in range(len(patches)) if i % len(cuts) == cuts.index((1.0, 0.0))]
     scores = calibrate_sharpness(probs, feats, codes, group_of, held_out)
@@ -507,9 +545,11 @@ class LayoutEnrolment:
 
 
 def enrol_layout(detector, frame_bgr: np.ndarray, label: str, rows: str = DEFAULT_ROWS,  # noqa: ANN001
-                 jokers: bool = True, source: str = "") -> LayoutEnrolment:
+                 jokers: bool = True, source: str = "", adapt_steps: int = 0,
+                 progress: Callable[[int, int], None] | None = None) -> LayoutEnrolment:
     """Enrol the deck laid out in ``frame_bgr`` (see :func:`layout_codes`) with ``detector``
-    (a :class:`~cardref.vision.detector.Detector` with a namer that has features)."""
+    (a :class:`~cardref.vision.detector.Detector` with a namer that has features), adapting
+    the namer to it for ``adapt_steps`` steps (:mod:`.deck_adapt`; 0: the profile alone)."""
     namer = detector.namer
     if namer is None:
         raise DeckProfileError("deck enrolment needs the class-agnostic detector with its corner namer")
@@ -522,8 +562,9 @@ def enrol_layout(detector, frame_bgr: np.ndarray, label: str, rows: str = DEFAUL
         namer.deck = saved
     laid = layout_codes(cards, rows, jokers)
     items = [(frame_bgr, c.box, k.code) for k in laid for c in k.corners]
-    return LayoutEnrolment(profile_from_corners(namer, items, label, source, same_camera=True), laid,
-                           missing_codes(laid, rows, jokers))
+    profile = profile_from_corners(namer, items, label, source, same_camera=True, adapt_steps=adapt_steps,
+                                   progress=progress)
+    return LayoutEnrolment(profile, laid, missing_codes(laid, rows, jokers))
 
 
 def draw_layout(frame_bgr: np.ndarray, cards: Sequence[LaidCard]) -> np.ndarray:

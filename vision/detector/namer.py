@@ -147,6 +147,16 @@ def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads:
     return (lambda blob: sess.run(None, {name: blob})), len(sess.get_outputs()) > 1
 
 
+def load_onnx_bytes(blob: bytes, classes: Sequence[str], what: str, threads: int | None = None):  # noqa: ANN201
+    """:func:`load_onnx_classifier` for a model held in memory (a deck's adapted namer)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.onnx"
+        path.write_bytes(blob)
+        return load_onnx_classifier(path, classes, what, threads)
+
+
 class CornerNamer:
     """Names corner boxes: ``name(frame, corners)`` returns them with card codes (or drops them).
 
@@ -173,9 +183,12 @@ class CornerNamer:
         #: (``int8``, :func:`.int8.runtime_file`); a deck profile belongs to ``model_path`` either way
         self.runtime_path = runtime_file(path) if int8 else path
         self.min_prob = min_prob
+        self._threads = threads
         self._run, self.has_features = load_onnx_classifier(self.runtime_path, NAMER_CLASSES, "corner namer", threads)
         #: a :class:`~.deck.DeckProfile` the readings are weighed against (``use_deck``)
         self.deck = None
+        #: the deck's adapted namer (:mod:`.deck_adapt`), which reads instead while that deck is used
+        self._deck_run = None
         self._sha1: str | None = None
 
     @property
@@ -185,10 +198,20 @@ class CornerNamer:
             self._sha1 = file_digest(self.model_path)
         return self._sha1
 
-    def read(self, patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    def read(self, patches: Sequence[np.ndarray] | np.ndarray,
+             adapted: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
         """``(n, 55)`` class probabilities for ``n`` patches from :func:`crop_corner`, and their
         ``(n, d)`` unit-length features (``None`` for a namer exported without them).  Both are
-        averaged over the quarter turns, so a card reads the same whichever way it lies."""
+        averaged over the quarter turns, so a card reads the same whichever way it lies.  The
+        deck in use reads them when it holds an adapted namer, unless ``adapted`` is false
+        (the shipped namer's own reading: what a profile is made of)."""
+        use_deck = adapted and self.deck is not None and self._deck_run is not None
+        run = self._deck_run if use_deck else self._run
+        return self.read_with(run, patches)
+
+    def read_with(self, run, patches: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:  # noqa: ANN001
+        """:meth:`read` with another network of the namer's shape (``run`` from
+        :func:`load_onnx_classifier`): a deck's adapted namer."""
         if len(patches) == 0:
             return np.zeros((0, len(NAMER_CLASSES)), np.float32), None
         arr = np.asarray(patches, dtype=np.uint8)
@@ -198,7 +221,7 @@ class CornerNamer:
         light = np.flatnonzero(light_ink(arr)) if self.inverted else np.zeros(0, np.intp)
         looks = np.concatenate([arr, 255 - arr[light]])
         batch = np.concatenate([np.rot90(looks, k * step, axes=(1, 2)) for k in range(self.turns)])
-        outs = self._run(patches_blob(batch))
+        outs = run(patches_blob(batch))
         probs = softmax(np.asarray(outs[0], dtype=np.float64))
         probs = probs.reshape(self.turns, len(looks), -1).mean(axis=0).astype(np.float32)
         probs, inv = probs[:len(arr)], probs[len(arr):]
@@ -232,9 +255,17 @@ class CornerNamer:
         assert feats is not None
         return feats
 
+    def adapted(self, blob: bytes):  # noqa: ANN201
+        """A runner of an adapted copy of this namer (ONNX ``blob``, :mod:`.deck_adapt`) for :meth:`read_with`."""
+        run, features = load_onnx_bytes(blob, NAMER_CLASSES, "adapted corner namer", self._threads)
+        if not features:
+            raise DetectorError("the deck's adapted corner namer has no features output")
+        return run
+
     def use_deck(self, deck) -> None:  # noqa: ANN001 - a DeckProfile (imported lazily by callers)
-        """Weigh every reading against ``deck`` (``None``: the namer alone again).  Raises
-        :class:`DetectorError` when the profile was made with another namer or turns."""
+        """Weigh every reading against ``deck`` (``None``: the namer alone again); a deck with
+        an adapted namer (:mod:`.deck_adapt`) is read by it.  Raises :class:`DetectorError`
+        when the profile was made with another namer or turns."""
         if deck is not None:
             self.require_features()
             if deck.namer_sha1 != self.sha1:
@@ -244,6 +275,7 @@ class CornerNamer:
             if deck.turns != self.turns:
                 raise DetectorError(f"the deck profile {deck.label!r} was made with {deck.turns} turns, "
                                     f"the namer uses {self.turns}")
+        self._deck_run = self.adapted(deck.namer_onnx) if deck is not None and deck.namer_onnx else None
         self.deck = deck
 
     def name(self, frame_bgr: np.ndarray, corners: Sequence[CornerDetection],

@@ -31,11 +31,16 @@ def layout(tmp_path_factory) -> tuple[Path, list]:
 def test_a_layout_photo_becomes_a_profile_that_detect_uses(layout, tmp_path, capsys) -> None:
     image, _truth = layout
     out = tmp_path / "decks" / "anglo"
-    assert main(["enrol-deck", str(image), "--out", str(out), "--label", "Anglo modern"]) == 0
+    # a few steps of adapting the namer (the default is 200, about a minute on two cores)
+    assert main(["enrol-deck", str(image), "--out", str(out), "--label", "Anglo modern", "--adapt-steps", "10"]) == 0
     text = capsys.readouterr().out
     assert "enrolled 'Anglo modern'" in text and "wrote" in text
+    assert "adapted to the deck in 10 steps" in text and "step 10/10" in text
     profile = tmp_path / "decks" / "anglo.npz"
     assert profile.is_file() and (tmp_path / "decks" / "anglo.png").is_file()
+    from cardref.vision.detector.deck import DeckProfile
+
+    assert DeckProfile.load(profile).namer_onnx  # detect below names the corners with the adapted namer
     assert main(["detect", str(image), "--deck", str(profile), "--scales", "1", "--json"]) == 0
     cards = json.loads(capsys.readouterr().out.splitlines()[-1])["cards"]
     assert len(cards) >= 50
@@ -59,7 +64,8 @@ def test_labelled_photos_enrol_a_deck(layout, tmp_path, capsys) -> None:
             lines.append(f"{codes.index(d.card)} {(x1 + x2) / 2 / w} {(y1 + y2) / 2 / h} {(x2 - x1) / w} {(y2 - y1) / h}")
     (tmp_path / "set" / "labels" / "a.txt").write_text("\n".join(lines) + "\n")
     (tmp_path / "set" / "data.yaml").write_text(json.dumps({"names": codes}))
-    assert main(["enrol-deck", "--labelled", str(tmp_path / "set"), "--out", str(tmp_path / "lab.npz")]) == 0
+    assert main(["enrol-deck", "--labelled", str(tmp_path / "set"), "--out", str(tmp_path / "lab.npz"),
+                 "--adapt-steps", "0"]) == 0
     assert f"({len(codes)} card codes)" in capsys.readouterr().out
 
 
@@ -73,6 +79,8 @@ def test_a_frame_without_a_layout_is_refused_with_the_preview(tmp_path, capsys) 
 
 
 def test_bad_sources_and_profiles_are_clear_errors(tmp_path, capsys) -> None:
+    assert main(["enrol-deck", str(tmp_path / "a.jpg"), "--out", str(tmp_path / "d.npz"), "--adapt-steps", "-1"]) == 2
+    assert "--adapt-steps is 0 or more" in capsys.readouterr().err
     assert main(["enrol-deck", str(tmp_path / "missing.jpg"), "--out", str(tmp_path / "d.npz")]) == 2
     assert "not a readable image" in capsys.readouterr().err
     assert main(["enrol-deck", "--labelled", str(tmp_path), "--out", str(tmp_path / "d.npz")]) == 2
@@ -98,7 +106,8 @@ def test_a_frame_of_a_video_can_be_enrolled(layout, tmp_path, capsys) -> None:
     for _ in range(5):
         writer.write(frame)
     writer.release()
-    assert main(["enrol-deck", "--video", str(video), "--at", "0.2", "--out", str(tmp_path / "v.npz")]) == 0
+    assert main(["enrol-deck", "--video", str(video), "--at", "0.2", "--out", str(tmp_path / "v.npz"),
+                 "--adapt-steps", "0"]) == 0
     from cardref.vision.detector.deck import DeckProfile
 
     capsys.readouterr()
