@@ -140,6 +140,8 @@ class DeckProfile:
         probs = np.asarray(probs, dtype=np.float64)
         if not len(probs):
             return probs.astype(np.float32)
+        if self.sharpness == 0:  # every discount is exp(0) = 1 (a deck's adapted namer reads alone)
+            return (probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)).astype(np.float32)
         codes = self.enrolled
         # einsum, not a BLAS product: OpenBLAS's threads keep spinning after a product and
         # took the cores from the finder's next frame (detector 30 -> 48 ms a frame with a
