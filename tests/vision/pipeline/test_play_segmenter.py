@@ -713,3 +713,49 @@ def test_a_picture_mark_paired_with_a_cards_far_index_is_no_card_of_the_play():
         picture = TableCard("KC", 0.4, ((x, y + dy), (x + 73, y - 44)), zone)
         plays, _, _ = run([[] for _ in range(5)] + [[upper, lower, picture]] * 20)
         assert [Counter(p.cards) for p in plays] == [Counter(want)], dy
+
+
+def test_a_jokers_piece_within_its_marks_is_no_card_of_the_play():
+    """An SJ printed with its mark at all four corners lies beside a 9S; the detector pairs
+    two pieces of its JOKER word, mid-edge, into a second SJ (a simulated deal came out
+    SJ 9S SJ), or gives one of its corners alone while pairing the rest (JC SJ came out
+    SJ SJ JC).  Marks all within the first joker's outline are a piece of it.  A second SJ
+    stacked 10 mm beyond that outline is a card of the play."""
+    x, y = seat0_xy()
+    zone = card("SJ", x, y).zone
+    corners = ((x, y), (x + 50, y - 1), (x + 2, y + 78), (x + 50, y + 77))
+    joker = TableCard("SJ", 0.3, corners, zone)
+    spade = TableCard("9S", 0.8, ((x + 68, y + 72),), zone)
+    cases = (
+        (TableCard("SJ", 0.2, ((x + 31, y + 1), (x + 24, y + 79)), zone), ["SJ", "9S"]),
+        (TableCard("SJ", 0.2, ((x + 1, y + 1),), zone), ["SJ", "9S"]),
+        (TableCard("SJ", 0.2, ((x + 31, y + 1), (x + 60, y + 88)), zone), ["SJ", "SJ", "9S"]),
+    )
+    for piece, want in cases:
+        # the joker's whole outline is read at first, the piece shows up with it
+        frames = [[] for _ in range(5)] + [[joker, spade, piece]] * 20
+        if len(piece.points) == 1:  # that corner is given alone, the rest paired
+            rest = TableCard("SJ", 0.3, corners[1:], zone)
+            frames = [[] for _ in range(5)] + [[rest, spade, piece]] * 20
+        plays, _, _ = run(frames)
+        assert [Counter(p.cards) for p in plays] == [Counter(want)], piece.points
+
+
+def test_one_card_read_two_ways_at_one_place_is_one_card():
+    """The detector reads a 4D's indices 4D in most frames and 6D in some, and gives both
+    readings at once: two candidates index on index at both corners (a simulated deal came
+    out 6D 4D), or the second one only after the play was reported (it joined the play).
+    One card: the likelier reading.  A 6D fanned a step (17 mm) beside the 4D,
+    both indices in sight, is a card of its own."""
+    x, y = seat0_xy()
+    four = card("4D", x, y, conf=0.8)
+    for dx, want in ((2, ["4D"]), (17, ["4D", "6D"])):
+        six = card("6D", x + dx, y + 1, conf=0.5)
+        frames = [[] for _ in range(5)] + [[four, six] if k % 3 else [four] for k in range(20)]
+        plays, _, _ = run(frames)
+        assert [Counter(p.cards) for p in plays] == [Counter(want)], dx
+    # read 6D as well only after the 4D was reported (it had joined the play as a late part)
+    revs = []
+    six = card("6D", x + 1, y, conf=0.5)
+    plays, _, _ = run([[] for _ in range(5)] + [[four]] * 9 + [[four, six]] * 30, revisions=revs)
+    assert [Counter(p.cards) for p in plays] == [Counter(["4D"])] and revs == []
