@@ -317,6 +317,20 @@ def _lone_mark_on(tr: Track, other: Track, near_mm: float, t: float, shared_mm: 
     return min(_dist(own[0], q) for q in other.points) <= near_mm
 
 
+def _inward(p: Point, points: Sequence[Point], cos_min: float = 0.5) -> bool:
+    """Does ``p`` lie inward of the card indexed at ``points`` (two or more): from the index
+    nearest it, within 60 degrees of the way to the index farthest from that one (the card's
+    face stretches from each index towards the other)?  A lower card of a fan shows its index
+    beyond the upper card's edge, outward."""
+    if len(points) < 2:
+        return False
+    near = min(points, key=lambda q: _dist(p, q))
+    far = max(points, key=lambda q: _dist(near, q))
+    v, w = (far[0] - near[0], far[1] - near[1]), (p[0] - near[0], p[1] - near[1])
+    norm = math.hypot(*v) * math.hypot(*w)
+    return norm > 0 and (v[0] * w[0] + v[1] * w[1]) >= cos_min * norm
+
+
 def _fanned_pair(a: Track, b: Track, near_mm: float) -> bool:
     """Are ``a`` and ``b``, two candidates of one code sharing an index, two cards of that code
     fanned?  Each shows an index of its own, away from all of the other's.  In a fan the
@@ -698,14 +712,15 @@ class ZoneTracker:
         indices lie on that card's (:func:`_suit_misread`: the same rank read with another
         suit; :func:`_seen_twice`: the same code; :func:`_index_on_index`: one index of the
         same rank right on one of the other's; :func:`_lone_mark_on`: one mark of its own beside
-        one of the other's indices, paired with another of them: not a lone index, which in a
-        fan can lie that near the next card's, 2C 2D and BJ SJ; :func:`_inside_joker`: a piece of
+        one of the other's indices, paired with another of them, or a lone one :func:`_inward` of
+        that index (outward, a lone index can lie that near in a fan: 2C 2D; nor for jokers,
+        whose marks spread: BJ SJ); :func:`_inside_joker`: a piece of
         a joker within its outline; :func:`_same_place`: any code, index on index at both
         corners), and they show no more indices than it.
         The one showing more indices, or else the likelier reading, is kept.  (The detector can
         pair a card's indices and also give one of them alone, read otherwise: in 24 simulated
         deals of held-out designs 2S 2S came out 2S 2C 2S, 3C came out 3S 3C, JC JC came out
-        KC JC JC.)"""
+        KC JC JC, the KC a lone mark of the upper JC's picture.)"""
         def weight(tr: Track) -> tuple[int, float]:
             return len(tr.points), sum(tr.votes.values())
 
@@ -717,6 +732,8 @@ class ZoneTracker:
                 if (_suit_misread(tr.best, tr.points, other, self.s.suit_misread_mm)
                         or _seen_twice(tr, other, self.s.twice_mm) or _index_on_index(tr, other, self.s.misread_mm)
                         or (len(tr.points) > 1 and _lone_mark_on(tr, other, self._mark_mm, t, self.s.misread_mm))
+                        or (len(tr.points) == 1 and not {tr.best, other.best} & JOKER_CODES
+                            and _lone_mark_on(tr, other, self._mark_mm, t) and _inward(tr.points[0], other.points))
                         or _inside_joker(tr, other, self.s.joker_margin_mm)
                         or _same_place(tr, other, self.s.misread_mm)):
                     dropped.add(tr.id)

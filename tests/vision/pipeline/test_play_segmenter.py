@@ -759,3 +759,19 @@ def test_one_card_read_two_ways_at_one_place_is_one_card():
     six = card("6D", x + 1, y, conf=0.5)
     plays, _, _ = run([[] for _ in range(5)] + [[four]] * 9 + [[four, six]] * 30, revisions=revs)
     assert [Counter(p.cards) for p in plays] == [Counter(["4D"])] and revs == []
+
+
+def test_a_lone_picture_mark_inward_of_a_cards_index_is_no_card_of_the_play():
+    """JC JC fanned downwards: a mark of the upper JC's picture, 13 mm from its index towards
+    its far index, is read KC on its own (a lattmann deal came out KC JC JC).  Inward of a
+    card shown whole it would be under that card: a piece of it.  A lone KC as near but
+    outward of the JC's index (a fan step to its side) is a card of the play, as are a lone
+    2C beside a 2D fanned over it and a joker's lone mark on another joker."""
+    x, y = seat0_xy()
+    zone = card("JC", x, y).zone
+    upper = TableCard("JC", 0.8, ((x, y), (x + 72, y - 45)), zone)
+    lower = TableCard("JC", 0.8, ((x, y + 18),), zone)
+    for dx, dy, want in ((1, -13, ["JC", "JC"]), (-13, 2, ["KC", "JC", "JC"]), (-9, -9, ["KC", "JC", "JC"])):
+        picture = TableCard("KC", 0.4, ((x + dx, y + dy),), zone)
+        plays, _, _ = run([[] for _ in range(5)] + [[upper, lower, picture]] * 20)
+        assert [Counter(p.cards) for p in plays] == [Counter(want)], (dx, dy)
