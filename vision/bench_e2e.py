@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,30 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
     return score
 
 
+def newest_frames(frames: Iterable[Any], free_at: Callable[[], float]) -> Iterator[tuple[Any, int]]:
+    """``frames`` (each with its video time ``t``) as a live camera's newest-frame reader
+    hands them to a pipeline that is free again at video time ``free_at()``: when it becomes
+    free, the newest frame that has arrived meanwhile (the frames before it are skipped),
+    or, when none has, the next one to arrive.  Yields ``(frame, frames skipped before it)``."""
+    held = None
+    skipped = 0
+    for frame in frames:
+        while True:
+            if frame.t <= free_at():  # arrived while the pipeline was busy: the newest so far
+                skipped += held is not None
+                held = frame
+                break
+            if held is None:  # the pipeline was idle: it takes this frame as it arrives
+                yield frame, skipped
+                skipped = 0
+                break
+            # the pipeline became free before this frame arrived: it took the one held
+            yield held, skipped
+            held, skipped = None, 0
+    if held is not None:
+        yield held, skipped
+
+
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
@@ -161,19 +186,23 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     frames = 0
     busy = 0.0
     decode = 0.0
-    it = source.frames()
-    while True:
-        t0 = time.perf_counter()
-        frame = next(it, None)
-        decode += time.perf_counter() - t0
-        if frame is None:
-            break
-        decoded += 1
-        if stride > 1 and frame.index % stride:
-            continue
-        if realtime and frame.t < clock:
-            dropped += 1  # a live camera would have moved on while we were busy
-            continue
+
+    def decoded_frames():  # noqa: ANN202 - a generator of frames
+        nonlocal decode, decoded
+        it = source.frames()
+        while True:
+            t0 = time.perf_counter()
+            frame = next(it, None)
+            decode += time.perf_counter() - t0
+            if frame is None:
+                return
+            decoded += 1
+            if stride <= 1 or frame.index % stride == 0:
+                yield frame
+
+    feed = newest_frames(decoded_frames(), lambda: clock) if realtime else ((f, 0) for f in decoded_frames())
+    for frame, skipped in feed:
+        dropped += skipped  # a live camera moved on while the pipeline was busy
         r = pipe.process(frame)
         clock = max(clock, frame.t) + r.seconds
         done_after = clock - frame.t if realtime else r.seconds
@@ -442,8 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
                     help="a play-segmenter setting (see cardref watch --tune); repeatable")
     ap.add_argument("--realtime", action="store_true",
-                    help="play the video at its own speed: frames that arrive while the pipeline is busy are "
-                         "skipped, as with a live camera, and latency includes the waiting")
+                    help="play the video at its own speed, as a live camera: when the pipeline is free "
+                         "again it takes the newest frame that arrived meanwhile (the others are skipped), "
+                         "and latency includes the waiting")
     ap.add_argument("--designs", choices=("heldout", "train", "all"), default=None,
                     help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",

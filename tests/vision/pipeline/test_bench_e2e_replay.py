@@ -1,10 +1,11 @@
-"""``cardref bench e2e --detections DIR``: a deal's model detections kept and replayed."""
+"""``cardref bench e2e``: a deal's model detections kept and replayed (``--detections DIR``),
+and frames handed over as a live camera would (``--realtime``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardref.vision.bench_e2e import ReplayDetector, detections_key, main
+from cardref.vision.bench_e2e import ReplayDetector, detections_key, main, newest_frames
 from cardref.vision.detector.merge import merge_corners
 from cardref.vision.types import CornerDetection
 
@@ -147,3 +148,32 @@ def test_a_kept_simulation_is_read_back_only_when_it_is_that_deal_whole(tmp_path
     assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size, design="other") is None
     (out / "video.mp4").unlink()
     assert kept_simulation(out, "guafeng-zibo", 11, max_plays=1, pile=False, size=size) is None
+
+
+class _Frame:
+    def __init__(self, i: int) -> None:
+        self.index, self.t = i, i / 10  # a 10 fps video
+
+
+def _live(busy_s: list[float], n: int) -> list[tuple[int, int]]:
+    """(frame index, frames skipped before it) that a pipeline busy ``busy_s[k]`` on its k-th
+    frame gets from a live 10 fps camera over ``n`` frames."""
+    free_at = [0.0]
+    got = []
+    for frame, skipped in newest_frames((_Frame(i) for i in range(n)), lambda: free_at[0]):
+        got.append((frame.index, skipped))
+        free_at[0] = max(free_at[0], frame.t) + busy_s[len(got) - 1]
+    return got
+
+
+def test_realtime_hands_over_the_newest_frame_that_arrived_while_busy() -> None:
+    """--realtime: a pipeline a little slower than the camera (0.11 s a frame at 10 fps)
+    takes the frame that arrived while it was busy (the newest one), skipping none until
+    the delay adds up to a whole frame; one twice as slow skips every other frame; one faster
+    than the camera takes every frame as it arrives."""
+    # free at 0.11, 0.22, ..., 0.99, then 1.10: frames 10 (t=1.0) and 11 (t=1.1) arrive
+    # while it is busy with frame 9, and the newer one is taken
+    assert _live([0.11] * 20, 12) == [(i, 0) for i in range(10)] + [(11, 1)]
+    # free at 0.25: frames 1 and 2 arrived, 2 is taken; free at 0.5: frame 5 arrives then
+    assert _live([0.25] * 20, 9) == [(0, 0), (2, 1), (5, 2), (7, 1), (8, 0)]
+    assert _live([0.05] * 20, 6) == [(i, 0) for i in range(6)]
