@@ -342,7 +342,9 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
 
 
 def _corner_row(c: Any) -> list[Any]:
-    return [c.card, round(float(c.conf), 5), *(round(float(v), 2) for v in c.box), [list(a) for a in c.alts]]
+    # full precision: a replay must see the very numbers the live run merged (rounded to
+    # 0.01 px, a joker's piece in one of 24 deals fell the other side of a segmenter margin)
+    return [c.card, float(c.conf), *(float(v) for v in c.box), [[a[0], float(a[1])] for a in c.alts]]
 
 
 def _corner_from_row(row: list[Any]) -> Any:

@@ -19,7 +19,9 @@ class CountingDetector:
 
     def detect_corners(self, frame_bgr):
         self.calls += 1
-        return [CornerDetection("QH", 0.8, (10.0 + self.calls, 20.0, 22.0, 44.0), alts=(("QH", 0.9), ("QD", 0.08)))]
+        # numbers a few digits long would survive rounding: these come back whole only unrounded
+        return [CornerDetection("QH", 0.8123456789, (10.0 + self.calls / 3, 20.123456, 22.0, 44.0),
+                                alts=(("QH", 0.9123456789), ("QD", 0.08)))]
 
     def merge_cards(self, corners, frame_bgr=None):
         self.merged_with_frame += frame_bgr is not None
@@ -39,7 +41,7 @@ def test_corners_are_kept_and_replayed(tmp_path) -> None:
     replayed = [replay.detect_indexed(frame, i) for i in range(3)]
     assert again.calls == 0  # every frame came from the file, merged again
     assert again.merged_with_frame == 3  # with the frame: the suit reader reads the faces again
-    assert replayed == seen  # the corners (with the namer's readings) came back whole
+    assert replayed == seen  # the corners (with the namer's readings) came back whole, to the bit
     replay.detect_indexed(frame, 3)  # a frame the file lacks is detected and added
     assert again.calls == 1
     replay.save()
