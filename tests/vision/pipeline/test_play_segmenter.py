@@ -765,8 +765,9 @@ def test_a_lone_picture_mark_inward_of_a_cards_index_is_no_card_of_the_play():
     """JC JC fanned downwards: a mark of the upper JC's picture, 13 mm from its index towards
     its far index, is read KC on its own (a lattmann deal came out KC JC JC).  Inward of a
     card shown whole it would be under that card: a piece of it.  A lone KC as near but
-    outward of the JC's index (a fan step to its side) is a card of the play, as are a lone
-    2C beside a 2D fanned over it and a joker's lone mark on another joker."""
+    outward of the JC's index (a fan step to its side) is a card of the play, as is a lone 2C
+    13 mm beside a 2D fanned over it (a joker's lone mark on another joker: see
+    test_a_joker_showing_one_mark_beside_the_other_joker_stays_a_card)."""
     x, y = seat0_xy()
     zone = card("JC", x, y).zone
     upper = TableCard("JC", 0.8, ((x, y), (x + 72, y - 45)), zone)
@@ -775,3 +776,6 @@ def test_a_lone_picture_mark_inward_of_a_cards_index_is_no_card_of_the_play():
         picture = TableCard("KC", 0.4, ((x + dx, y + dy),), zone)
         plays, _, _ = run([[] for _ in range(5)] + [[upper, lower, picture]] * 20)
         assert [Counter(p.cards) for p in plays] == [Counter(want)], (dx, dy)
+    two = card("2D", x, y)
+    plays, _, _ = run([[] for _ in range(5)] + [[two, card("2C", x - 13, y, both=False)]] * 20)
+    assert [Counter(p.cards) for p in plays] == [Counter(["2C", "2D"])]
