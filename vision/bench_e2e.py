@@ -66,6 +66,8 @@ class DealScore:
     video_s: float = 0.0
     errors: list[str] = field(default_factory=list)
     enrol_failed: int = 0  # --enrol: the layout could not be read (the deal ran without a profile)
+    looked: float = 0.0  # the finder's pixels, in whole frames (a frame looked at whole: 1)
+    looked_frames: int = 0  # frames whose finder pixels were counted (not those replayed from --detections)
 
 
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
@@ -135,8 +137,10 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              realtime: bool = False, tune: list[str] | None = None,
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
              adapt_steps: int = 0,
-             resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True) -> DealScore:
+             resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True,
+             whole_frames: bool = False) -> DealScore:
     from cardref.vision.capture import VideoFileSource
+    from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
     from cardref.vision.plays import SegmenterSettings, for_game, tuned
     from cardref.vision.simulate import CameraStyle, KeptSimulation, kept_simulation, simulate_to_dir
     from cardref.vision.watch import Pipeline
@@ -152,6 +156,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         kept = KeptSimulation(out, sim.design, [(p.t, p.seat, p.cards) for p in sim.timeline.plays])
     truth = kept.plays
     enrol_problem = None
+    regions = None if whole_frames or tiles else DEFAULT_REGIONS
+    looks = None
     if detector_kind == "oracle":
         from cardref.vision.simulate.oracle import OracleDetector, OracleNoise
 
@@ -161,13 +167,17 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         enrolled, enrol_problem = (_enrol(detector, game, seed, kept.design, split, style, adapt_steps) if enrol
                                    else (None, None))
         detector.use_deck(enrolled)
+        if regions is not None:  # a fresh stream per deal: its first frame is looked at whole
+            detector = StreamDetector(detector, regions)
+            looks = detector.stats
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(
                 game, seed, pile=pile, design=kept.design, max_plays=max_plays, model=model, backend=backend,
-                enrolled=enrol, resolution=resolution, int8=int8, adapt_steps=adapt_steps if enrol else 0))
+                enrolled=enrol, resolution=resolution, int8=int8, adapt_steps=adapt_steps if enrol else 0,
+                regions=regions))
     source = VideoFileSource(str(out / "video.mp4"))
     settings = tuned(for_game(SegmenterSettings(settle_s=settle), game), tune or [])
-    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles)
+    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles, regions=regions)
     produced = []
     revised = 0
     clock = 0.0  # --realtime: the video time at which the pipeline is free again
@@ -232,6 +242,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         score.enrol_failed = 1
     score.dropped = dropped
     score.frames, score.busy_s, score.decode_s = frames, busy, decode
+    if looks is not None:
+        score.looked, score.looked_frames = looks.pixels, looks.frames
     score.video_s = decoded / source.fps
     score.decoded = decoded
     if pipe.calibration is None:
@@ -311,10 +323,12 @@ def _model_detector(model: str | None, backend: str, int8: bool = True) -> Any:
 
 def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: int | None,
                    model: str | None, backend: str, enrolled: bool = False,
-                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True, adapt_steps: int = 0) -> str:
+                   resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True, adapt_steps: int = 0,
+                   regions: Any = None) -> str:
     """The name of a deal's cached corners: the deal, what drew its frames (the simulator's
-    code) and what found and named them (model files, backend).  The merge runs again at
-    every replay."""
+    code) and what found and named them (model files, backend, and with ``regions`` the
+    stream detector's settings and code: where the finder looked again).  The merge runs
+    again at every replay."""
     from cardref.vision import simulate
     from cardref.vision.detector import default_model_paths
     from cardref.vision.detector.int8 import int8_sibling
@@ -334,7 +348,13 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
         from cardref.vision.detector import deck_adapt
 
         files += [Path(deck_adapt.__file__), Path(namer_train.__file__), Path(patch_training.__file__)]
-    digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), length=10)
+    extra = []
+    if regions is not None:
+        from cardref.vision.detector import regions as regions_module
+
+        files.append(Path(regions_module.__file__))
+        extra.append(repr(regions))
+    digest = files_digest([f for f in files if f.is_file()], backend, str(max_plays), *extra, length=10)
     size = "" if resolution == DEFAULT_RESOLUTION else f"-{resolution[0]}x{resolution[1]}"
     floats = "" if int8 else "-float"  # the float files only (--no-int8), where INT8 copies would run
     enrolled_as = ("-enrolled" + (f"-adapted{adapt_steps}" if adapt_steps else "")) if enrolled else ""
@@ -444,6 +464,9 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "detector_precision": round(sum(s.det_found for s in ss) / sum(s.det_reported for s in ss), 4)
             if sum(s.det_reported for s in ss) else None,
             "detector_wrong_code": sum(s.det_wrong_code for s in ss),
+            # the finder's pixels per frame against the whole frame's (looking again where the table changed)
+            "finder_share": round(sum(s.looked for s in ss) / sum(s.looked_frames for s in ss), 3)
+            if sum(s.looked_frames for s in ss) else None,
         }
 
     games = sorted({s.game for s in scores})
@@ -470,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="camera resolution of the simulated videos (default 1280x720; see cardref simulate)")
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
+    ap.add_argument("--whole-frames", action="store_true",
+                    help="the finder looks at every whole frame (default: again only where the table changed)")
     ap.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
                     help="a play-segmenter setting (see cardref watch --tune); repeatable")
     ap.add_argument("--realtime", action="store_true",
@@ -551,7 +576,8 @@ def main(argv: list[str] | None = None) -> int:
                              settle=args.settle, keep_video=bool(args.keep), pile=pile, tiles=args.tiles,
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
-                             enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution)
+                             enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution,
+                             whole_frames=args.whole_frames)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
@@ -599,6 +625,9 @@ def main(argv: list[str] | None = None) -> int:
         skipped = f", {tot['frames_skipped']} frames skipped (--realtime)" if args.realtime else ""
         print(f"pipeline {tot['pipeline_fps']} frames/s ({tot['with_decode_fps']} with video decoding{skipped}) "
               f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
+        if tot.get("finder_share") is not None:
+            print(f"the finder looked at {100 * tot['finder_share']:.1f}% of the pixels of the frames it saw "
+                  "(again only where the table changed; --whole-frames: 100%)")
     return 0
 
 

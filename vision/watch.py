@@ -23,6 +23,7 @@ from cardref.engine.events import GAME_SEATS, AnyEvent, CorrectEvent, DealEvent,
 
 from .calibration import BumpWatcher, Calibration, CalibrationError, calibrate_from_markers, ensure_layout
 from .capture import Frame
+from .detector.regions import DEFAULT_REGIONS, LookStats, RegionSettings, StreamDetector
 from .plays import PlayObservation, PlayRevision, PlaySegmenter, SegmenterSettings, ZoneCleared
 from .types import CardDetection
 from .zones import DEFAULT_TABLE_MM, to_table
@@ -66,13 +67,22 @@ class Pipeline:
 
     def __init__(self, detector: FrameDetector, seats: int, calibration: Calibration | None = None, *,
                  settings: SegmenterSettings | None = None, table_mm: tuple[float, float] = DEFAULT_TABLE_MM,
-                 watch_bumps: bool = True, tiles: int = 0) -> None:
+                 watch_bumps: bool = True, tiles: int = 0,
+                 regions: RegionSettings | None = DEFAULT_REGIONS) -> None:
         """``tiles``: 0 runs the detector on the whole frame; 1 on the table's part of it
         only; 2 or 4 on that part cut into overlapping halves or quarters (more pixels per
-        card for a detector with a fixed input size, at 2 or 4 times the cost)."""
+        card for a detector with a fixed input size, at 2 or 4 times the cost).
+
+        ``regions``: with ``tiles`` 0, a model detector's finder looks again only at the parts
+        of each frame that changed (:mod:`cardref.vision.detector.regions`); ``None`` looks at
+        every whole frame."""
         if tiles not in (0, 1, 2, 4):
             raise ValueError(f"tiles must be 0, 1, 2 or 4, not {tiles}")
         self.tiles = tiles
+        self.looks: LookStats | None = None
+        if regions is not None and not tiles and _finds_and_names(detector):
+            detector = StreamDetector(detector, regions)
+            self.looks = detector.stats
         self.detector = detector
         self.seats = seats
         self.table_mm = table_mm
@@ -139,6 +149,12 @@ class Pipeline:
         self.stats.confirm += sum(1 for p in plays if p.confirm)
         self.stats.revisions += len(revisions)
         return FrameResult(frame, dets, plays, cleared, dt, recal, revisions)
+
+
+def _finds_and_names(detector: object) -> bool:
+    """Whether ``detector`` is a model detector whose finder and namer run apart (the stream
+    detector can then keep the finder's corners where a frame did not change)."""
+    return all(hasattr(detector, a) for a in ("find_corners", "name_corners", "merge_cards", "backend"))
 
 
 def table_box(cal: Calibration, width: int, height: int, margin_mm: float = 60.0) -> tuple[int, int, int, int]:

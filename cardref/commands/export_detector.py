@@ -19,7 +19,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="ultralytics .pt to export (default: the shipped models/cards-yolo11n.pt)")
     p.add_argument("--out", type=Path, default=None, help="ONNX file to write (default: beside the weights)")
     p.add_argument("--imgsz", type=int, nargs=2, metavar=("HEIGHT", "WIDTH"), default=None,
-                   help="fixed network input (default 736 1280: a 1280x720 frame)")
+                   help="default network input (default 736 1280: a 1280x720 frame); the only one with --static")
+    p.add_argument("--static", action="store_true",
+                   help="fix the input to --imgsz (the default export leaves height and width free, so that a "
+                        "video stream can look again at the tiles of the table that changed)")
     p.add_argument("--int8", action="store_true",
                    help="also write INT8 copies of the finder and the corner namer (<name>-int8.onnx, calibrated "
                         "on rendered table frames) and compare them with the float files")
@@ -54,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     try:
         if not args.int8_only:
-            path = export_onnx(weights, out, imgsz=shape)
+            path = export_onnx(weights, out, imgsz=shape, dynamic=not args.static)
             store_weights_half(path)
-            print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, input {shape[0]}x{shape[1]}, "
+            print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, input {shape[0]}x{shape[1]}"
+                  f"{'' if args.static else ' by default, height and width free'}, "
                   "weights stored as float16)")
             if not args.no_check:
                 # a 16:9 frame that fills the export's width (1280x720 for 736x1280)

@@ -146,7 +146,10 @@ class Detector:
         return pool_scales([first, *(self._look(frame_bgr, s) for s in self.scales[1:])])
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        corners = self.find_corners(frame_bgr)
+        return self.name_corners(frame_bgr, self.find_corners(frame_bgr))
+
+    def name_corners(self, frame_bgr: np.ndarray, corners: list[CornerDetection]) -> list[CornerDetection]:
+        """The finder's ``corners`` of this frame named (by the namer, when the finder does not)."""
         if self.namer is not None:
             return self.namer.name(frame_bgr, corners)
         if any(c.card == UNNAMED for c in corners):

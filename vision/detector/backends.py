@@ -16,6 +16,7 @@ its latency mode, in bf16 on CPUs with bf16 units (its default there) unless ask
 from __future__ import annotations
 
 import ast
+import copy
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -108,6 +109,11 @@ class _ExportedBackend(ABC):
     def _run(self, blob: np.ndarray) -> np.ndarray:
         """Raw network output ``(1, 4 + nc, n)`` for the prepared input."""
 
+    def at_shape(self, shape: tuple[int, int]) -> _ExportedBackend | None:
+        """This finder with the network input ``shape`` (height, width), for the tiles a video
+        stream looks at again (:mod:`.regions`); ``None`` when the model has one fixed shape."""
+        return None
+
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
         _check_frame(frame_bgr)
         blob, lb = self._prepare(frame_bgr)
@@ -186,10 +192,18 @@ class OnnxBackend(_ExportedBackend):
         self._input_name = inp.name
         meta = dict(self.session.get_modelmeta().custom_metadata_map)
         names, shape = _names_and_shape(meta, path, inp.shape[2:])
+        self._free_shape = not all(isinstance(v, int) for v in inp.shape[2:])
         super().__init__(path, names, shape, conf, iou)
 
     def _run(self, blob: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self._input_name: blob})[0]
+
+    def at_shape(self, shape: tuple[int, int]) -> OnnxBackend | None:
+        if not self._free_shape:
+            return None
+        twin = copy.copy(self)  # the same session: ONNX Runtime takes any size for free dimensions
+        twin.input_shape = (int(shape[0]), int(shape[1]))
+        return twin
 
 
 def _openvino_files(path: Path) -> tuple[Path, dict[str, object]]:
@@ -237,18 +251,35 @@ class OpenVinoBackend(_ExportedBackend):
         pshape = model.inputs[0].get_partial_shape()
         static = [d.get_length() if d.is_static else None for d in pshape][2:] if pshape.rank.is_static else None
         names, shape = _names_and_shape(meta, path, static)
+        self._core, self._free_model = core, None
         if static is None or None in static:
-            model.reshape({model.inputs[0].any_name: [1, 3, *shape]})
-        model = self._with_preprocessing(ov, model)
+            self._free_model = model.clone()  # kept to compile copies at other shapes (at_shape)
         config: dict[str, object] = {"PERFORMANCE_HINT": "LATENCY",
                                      "INFERENCE_NUM_THREADS": threads or default_threads()}
         if precision:
             config["INFERENCE_PRECISION_HINT"] = precision
-        self.compiled = core.compile_model(model, "CPU", config)
+        self._config = config
+        self._compile(ov, model, shape, reshape=self._free_model is not None)
         hint = self.compiled.get_property("INFERENCE_PRECISION_HINT")
         self.precision = str(getattr(hint, "type_name", hint))  # "bf16" or "f32"
-        self._request = self.compiled.create_infer_request()
         super().__init__(path, names, shape, conf, iou)
+
+    def _compile(self, ov, model, shape: tuple[int, int], reshape: bool) -> None:  # noqa: ANN001 - openvino types
+        if reshape:
+            model.reshape({model.inputs[0].any_name: [1, 3, *shape]})
+        self.compiled = self._core.compile_model(self._with_preprocessing(ov, model), "CPU", self._config)
+        self._request = self.compiled.create_infer_request()
+
+    def at_shape(self, shape: tuple[int, int]) -> OpenVinoBackend | None:
+        """A copy compiled at ``shape`` (a few seconds: OpenVINO plans the network for it)."""
+        if self._free_model is None:
+            return None
+        import openvino as ov
+
+        twin = copy.copy(self)
+        twin.input_shape = (int(shape[0]), int(shape[1]))
+        twin._compile(ov, self._free_model.clone(), twin.input_shape, reshape=True)
+        return twin
 
     @staticmethod
     def _with_preprocessing(ov, model):  # noqa: ANN001, ANN205 - openvino types are optional imports
@@ -323,6 +354,11 @@ class TorchBackend(_ExportedBackend):
         if isinstance(imgsz, (list, tuple)) and len(imgsz) == 2:
             return (int(imgsz[0]), int(imgsz[1]))
         return None
+
+    def at_shape(self, shape: tuple[int, int]) -> TorchBackend:
+        twin = copy.copy(self)  # PyTorch runs the network at any size
+        twin.input_shape = (int(shape[0]), int(shape[1]))
+        return twin
 
     def _run(self, blob: np.ndarray) -> np.ndarray:
         with self._torch.inference_mode():

@@ -101,6 +101,12 @@ def stamp(int8_path: str | Path, float_path: str | Path) -> None:
     onnx.save(model, str(int8_path))
 
 
+def _free_input_shape(model) -> bool:  # noqa: ANN001 - onnx.ModelProto
+    """Whether the model's first input has a dimension without a fixed size."""
+    dims = model.graph.input[0].type.tensor_type.shape.dim
+    return any(not d.HasField("dim_value") for d in dims)
+
+
 def quantize(float_path: str | Path, out: str | Path, batches: Iterable[np.ndarray],
              exclude: Sequence[str] = ()) -> Path:
     """Write the INT8 copy of the ONNX model ``float_path`` to ``out``, calibrated on
@@ -127,7 +133,9 @@ def quantize(float_path: str | Path, out: str | Path, batches: Iterable[np.ndarr
     with tempfile.TemporaryDirectory(prefix="cardref-int8-") as tmp:
         plain, pre = Path(tmp) / "float.onnx", Path(tmp) / "pre.onnx"
         onnx.save(model, str(plain))
-        quant_pre_process(str(plain), str(pre))
+        # ONNX Runtime's symbolic shape inference gives up on a finder whose height and
+        # width are free (``Incomplete symbolic shape inference``); ONNX's own runs anyway
+        quant_pre_process(str(plain), str(pre), skip_symbolic_shape=_free_input_shape(model))
         out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(str(pre), str(out), _Reader(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,

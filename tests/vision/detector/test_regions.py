@@ -1,0 +1,235 @@
+"""The stream detector: the finder looks again only at the tiles of a frame that changed.
+
+Synthetic frames (a textured table, sensor noise, a camera that shakes, light that drifts)
+and a fake finder that reports each white square as a corner, so what the finder looked at
+and what it found are known exactly.  The shipped finder's own agreement on a simulated
+clip is in tests/vision/pipeline/test_real_detector_clip.py.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import cv2
+import numpy as np
+import pytest
+from cardref.vision.detector.regions import ChangeMap, RegionSettings, StreamDetector, TileGrid
+from cardref.vision.types import CardDetection, CornerDetection
+from cardref.vision.watch import Pipeline
+
+H, W = 720, 1280
+
+
+def table(seed: int = 0) -> np.ndarray:
+    """A wood-like table: smooth blotches and grain, no flat areas."""
+    rng = np.random.default_rng(seed)
+    base = cv2.GaussianBlur(rng.uniform(60, 160, (H, W)).astype(np.float32), (0, 0), 6)
+    grain = cv2.GaussianBlur(rng.normal(0, 25, (H, W)).astype(np.float32), (0, 0), 1.2)
+    return np.clip(base + grain, 0, 255).astype(np.uint8)
+
+
+def camera(scene: np.ndarray, t: int, shift: tuple[int, int] = (0, 0), light: float = 0.0) -> np.ndarray:
+    """What the camera sees of ``scene`` at frame ``t``: shifted, relit, with sensor noise."""
+    img = np.roll(scene.astype(np.float32), shift, axis=(0, 1)) + light
+    img += np.random.default_rng(1000 + t).normal(0, 4, img.shape)
+    grey = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+
+def put_square(scene: np.ndarray, x: int, y: int, side: int = 20) -> np.ndarray:
+    out = scene.copy()
+    out[y:y + side, x:x + side] = 255
+    return out
+
+
+class SquareFinder:
+    """A finder at any input shape: each white square (all 255 on the noiseless scene, above
+    235 once noisy) is a corner; it records the pixels it was shown."""
+
+    def __init__(self, free: bool = True) -> None:
+        self.free = free
+        self.looks: list[tuple[int, int]] = []
+        self.input_shape = (H, W)
+
+    def at_shape(self, shape):  # noqa: ANN001, ANN201
+        if not self.free:
+            return None
+        twin = copy.copy(self)
+        twin.input_shape = shape
+        return twin
+
+    def detect_corners(self, frame: np.ndarray) -> list[CornerDetection]:
+        assert frame.shape[:2] == self.input_shape, "a tile must be exactly the finder's input"
+        self.looks.append(frame.shape[:2])
+        mask = (cv2.blur(frame[:, :, 0], (5, 5)) > 215).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        return [CornerDetection("QH", 0.9, (float(x) - 2, float(y) - 2, float(x + w) + 2, float(y + h) + 2))
+                for x, y, w, h, area in stats[1:] if area >= 60]
+
+
+class FakeDetector:
+    """The parts of a model detector the stream detector uses."""
+
+    def __init__(self, free: bool = True) -> None:
+        self.backend = SquareFinder(free)
+        self.name, self.model_path = "fake", None
+
+    def find_corners(self, frame: np.ndarray) -> list[CornerDetection]:
+        whole = copy.copy(self.backend)
+        whole.input_shape = frame.shape[:2]
+        corners = whole.detect_corners(frame)
+        self.backend.looks.append(frame.shape[:2])
+        return corners
+
+    def name_corners(self, frame: np.ndarray, corners: list[CornerDetection]) -> list[CornerDetection]:
+        return corners
+
+    def merge_cards(self, corners, frame=None):  # noqa: ANN001, ANN201
+        return [CardDetection(c.card, c.conf, c.box, (c,)) for c in corners]
+
+    def use_deck(self, deck) -> None:  # noqa: ANN001
+        pass
+
+
+def centres(corners: list[CornerDetection]) -> list[tuple[float, float]]:
+    return sorted(((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in corners)
+
+
+def test_the_cores_cut_the_frame_once_and_each_crop_holds_its_core_with_a_margin() -> None:
+    s = RegionSettings()
+    grid = TileGrid.build((H, W), s)
+    assert grid is not None and len(grid) == 18  # 6 columns of 213 px, 3 rows of 240
+    count = np.zeros((H, W), np.int32)
+    ch, cw = grid.crop_hw
+    assert ch % 32 == 0 and cw % 32 == 0
+    for k in range(len(grid)):
+        x1, y1, x2, y2 = grid.core(k)
+        count[y1:y2, x1:x2] += 1
+        x0, y0 = grid.origins[k]
+        assert 0 <= x0 and x0 + cw <= W and 0 <= y0 and y0 + ch <= H  # the crop is inside the frame
+        assert grid.crop(np.zeros((H, W, 3), np.uint8), k).shape[:2] == (ch, cw)
+        # the margin around the core, wherever the frame leaves room for it
+        assert x0 <= max(x1 - s.margin_px, 0) and x0 + cw >= min(x2 + s.margin_px, W)
+        assert y0 <= max(y1 - s.margin_px, 0) and y0 + ch >= min(y2 + s.margin_px, H)
+    assert (count == 1).all()
+    rng = np.random.default_rng(3)
+    for x, y in rng.uniform((0, 0), (W, H), (200, 2)):
+        x1, y1, x2, y2 = grid.core(grid.owner(x, y))
+        assert x1 <= x < x2 and y1 <= y < y2
+    assert grid.owner(-5, -5) == 0 and grid.owner(W + 9, H + 9) == len(grid) - 1
+    assert TileGrid.build((240, 320), s) is None  # a crop would not fit: the frame is looked at whole
+
+
+def test_noise_a_shaking_camera_and_a_change_of_light_are_not_a_change() -> None:
+    scene = table()
+    grid = TileGrid.build((H, W))
+    changes = ChangeMap(grid)
+    first = changes.thumbnail(camera(scene, 0))
+    assert changes.changed(first).all()  # nothing seen yet
+    changes.seen(first)
+    for t, shift, light in [(1, (0, 0), 0.0), (2, (2, -2), 0.0), (3, (-3, 1), 12.0), (4, (1, 3), -15.0)]:
+        assert not changes.changed(changes.thumbnail(camera(scene, t, shift, light))).any(), (shift, light)
+    # a card's index slid into one core: that core only
+    x1, y1, x2, y2 = grid.core(8)
+    moved = changes.thumbnail(camera(put_square(scene, x1 + 80, y1 + 90), 5, (1, 0)))
+    assert np.flatnonzero(changes.changed(moved)).tolist() == [8]
+    changes.seen(moved, changes.changed(moved))
+    assert not changes.changed(changes.thumbnail(camera(put_square(scene, x1 + 80, y1 + 90), 6))).any()
+
+
+def test_the_finder_looks_again_only_where_the_table_changed_and_keeps_the_rest() -> None:
+    s = RegionSettings(hold=2, refresh=1)
+    det = FakeDetector()
+    stream = StreamDetector(det, s)
+    grid = TileGrid.build((H, W), s)
+    scene = put_square(table(), 100, 100)  # an index already on the table
+    first = stream.find_corners(camera(scene, 0))
+    assert centres(first) == [(110.0, 110.0)] and stream.stats.whole == 1
+    looks = len(det.backend.looks)
+    for t in range(1, 4):  # a still table: one stale tile refreshed per frame
+        assert centres(stream.find_corners(camera(scene, t))) == [(110.0, 110.0)]
+    assert stream.stats.whole == 1 and stream.stats.tiles == 3 and len(det.backend.looks) == looks + 3
+    # a new index in core 10: found there (frame pixels), the first kept
+    x1, y1, _x2, _y2 = grid.core(10)
+    scene2 = put_square(scene, x1 + 50, y1 + 60)
+    before = stream.stats.tiles
+    got = stream.find_corners(camera(scene2, 4))
+    assert centres(got) == [(110.0, 110.0), (x1 + 60.0, y1 + 70.0)]
+    assert stream.stats.tiles - before == 2  # tile 10 and one refreshed
+    # tile 10 is looked at for `hold` more frames, then only refreshed like the others
+    for t in range(5, 5 + s.hold):
+        before = stream.stats.tiles
+        assert len(stream.find_corners(camera(scene2, t))) == 2 and stream.stats.tiles - before == 2
+    before = stream.stats.tiles
+    assert len(stream.find_corners(camera(scene2, 9))) == 2 and stream.stats.tiles - before == 1
+    # the index taken away: gone on the next frame
+    assert centres(stream.find_corners(camera(scene, 10))) == [(110.0, 110.0)]
+    tile_share = grid.crop_hw[0] * grid.crop_hw[1] / (H * W)
+    assert stream.stats.whole == 1 and stream.stats.share == pytest.approx((1 + 12 * tile_share) / 9)
+
+
+def test_every_tile_is_refreshed_in_turn_on_a_still_table() -> None:
+    det = FakeDetector()
+    stream = StreamDetector(det, RegionSettings(refresh=2))
+    scene = table()
+    stream.find_corners(camera(scene, 0))
+    # an index the finder could not have seen change (drawn straight into the reference)
+    stream._state.changes._ref[50:56, 50:56] = 255
+    grid = stream._state.grid
+    seen = set()
+    for t in range(1, len(grid) // 2 + 1):
+        stream.find_corners(camera(scene, t))
+        seen |= set(np.flatnonzero(stream._state.last_look == stream._frame_no).tolist())
+    assert seen == set(range(len(grid)))
+
+
+def test_a_bumped_camera_gets_its_corners_moved_and_a_fixed_shape_finder_looks_at_every_whole_frame() -> None:
+    det = FakeDetector()
+    stream = StreamDetector(det)
+    scene = put_square(table(), 600, 300)
+    stream.find_corners(camera(scene, 0))
+    got = stream.find_corners(camera(scene, 1, (40, -60)))  # the camera knocked: the index moved
+    assert centres(got) == [(550.0, 350.0)]  # looked again where it was and where it is
+    # indices all over the table: a knock changes every tile, the whole frame is looked at
+    full = table()
+    for y in range(60, H - 60, 150):
+        for x in range(60, W - 60, 150):
+            full = put_square(full, x, y)
+    stream = StreamDetector(FakeDetector())
+    n = len(stream.find_corners(camera(full, 0)))
+    got = stream.find_corners(camera(full, 1, (0, 25)))
+    assert stream.stats.whole == 2 and len(got) == n == 32
+    assert centres(got) == sorted((x + 35.0, y + 10.0) for y in range(60, H - 60, 150) for x in range(60, W - 60, 150))
+    fixed = StreamDetector(FakeDetector(free=False))
+    for t in range(3):
+        assert centres(fixed.find_corners(camera(scene, t))) == [(610.0, 310.0)]
+    assert fixed.stats.whole == 3 and fixed.stats.tiles == 0
+
+
+def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
+    stream = StreamDetector(FakeDetector())
+    scene = put_square(table(), 600, 300)
+    cards = stream.detect(camera(scene, 0))
+    assert [c.card for c in cards] == ["QH"] and stream.stats.whole == 1
+    stream.detect(camera(scene, 1))
+    stream.reset()
+    stream.detect(camera(scene, 2))
+    assert stream.stats.whole == 2
+
+
+def test_the_pipeline_streams_a_model_detector_only() -> None:
+    assert isinstance(Pipeline(FakeDetector(), 4).detector, StreamDetector)
+    assert not isinstance(Pipeline(FakeDetector(), 4, regions=None).detector, StreamDetector)
+    assert not isinstance(Pipeline(FakeDetector(), 4, tiles=1).detector, StreamDetector)
+
+    class Oracle:
+        def detect(self, frame):  # noqa: ANN001, ANN201
+            return []
+
+    assert isinstance(Pipeline(Oracle(), 4).detector, Oracle)
+
+
+@pytest.mark.parametrize("bad", [dict(core_px=16), dict(hold=-1), dict(min_changed=0), dict(full_share=0)])
+def test_settings_out_of_range_are_refused(bad) -> None:
+    with pytest.raises(ValueError):
+        RegionSettings(**bad)
