@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from ..classes import JOKER_CODES
 from ..types import CardDetection, CornerDetection
 
 
@@ -61,6 +62,11 @@ class RegionSettings:
     refresh: int = 1
     #: The whole frame is looked at when the tiles due would cost this share of it or more.
     full_share: float = 1.0
+    #: A tile due a look that holds a joker's index has the whole frame looked at instead.  The
+    #: finder's joker indices are faint (confidence 0.1-0.6) and it finds them less often in a
+    #: tile than in the whole frame (its attention block sees the whole image): on tiles, the
+    #: two jokers of a pair were read as one, and a joker's second index came and went.
+    jokers_whole: bool = True
 
     def __post_init__(self) -> None:
         if self.core_px < 32 or self.margin_px < 0 or self.thumb_px < 1:
@@ -218,6 +224,13 @@ class _State:
     corners: list[tuple[int, CornerDetection]] = field(default_factory=list)
     last_change: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     last_look: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: tiles whose corners were named (or nearly) jokers on the last frame
+    joker_tiles: set[int] = field(default_factory=set)
+
+
+def _maybe_joker(c: CornerDetection) -> bool:
+    """Named a joker, or a joker among the namer's leading readings."""
+    return c.card in JOKER_CODES or any(code in JOKER_CODES for code, _p in c.alts)
 
 
 def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -279,7 +292,11 @@ class StreamDetector:
         return self.detector.merge_cards(corners, frame_bgr)
 
     def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        return self.detector.name_corners(frame_bgr, self.find_corners(frame_bgr))
+        named = self.detector.name_corners(frame_bgr, self.find_corners(frame_bgr))
+        st = self._state
+        if st is not None and st.grid.frame_hw == frame_bgr.shape[:2]:
+            st.joker_tiles = {st.grid.owner(*_centre(c)) for c in named if _maybe_joker(c)}
+        return named
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
         return self.merge_cards(self.detect_corners(frame_bgr), frame_bgr)
@@ -336,7 +353,7 @@ class StreamDetector:
             due[rest[np.argsort(st.last_look[rest], kind="stable")[:s.refresh]]] = True
         h, w = grid.frame_hw
         tile_share = grid.crop_hw[0] * grid.crop_hw[1] / (h * w)
-        if due.sum() * tile_share >= s.full_share:
+        if due.sum() * tile_share >= s.full_share or (s.jokers_whole and any(due[k] for k in st.joker_tiles)):
             return self._whole_look(st, frame_bgr, thumb, now)
         backend = self._tile_backend(grid)
         fresh: list[tuple[int, CornerDetection]] = []

@@ -156,3 +156,19 @@ def test_shipped_int8_copies_are_fresh_and_the_detector_can_be_told_to_run_float
     assert fast.model_path == finder_copy and fast.namer.runtime_path == namer_copy
     plain = load_detector("openvino", suit_reader=False, int8=False)
     assert plain.model_path == SHIPPED_FINDER and plain.namer.runtime_path == SHIPPED_NAMER
+
+
+def test_the_shipped_finder_and_its_int8_copy_leave_height_and_width_free(tmp_path: Path) -> None:
+    """Exported with free height and width (so a video stream can run a tile-sized copy, see
+    vision/detector/regions.py), both run at 736x1280 by default; ONNX Runtime's symbolic
+    shape inference gives up on such a finder, so the quantiser skips it for them only."""
+    import onnx
+    from cardref.vision.detector.backends import OnnxBackend
+
+    for path in (SHIPPED_FINDER, int8.int8_sibling(SHIPPED_FINDER)):
+        backend = OnnxBackend(path)
+        assert backend.input_shape == (736, 1280)
+        assert backend.at_shape((352, 320)).input_shape == (352, 320)
+        assert int8._free_input_shape(onnx.load(str(path), load_external_data=False))
+    fixed = onnx.load(str(_tiny_model(tmp_path / "fixed.onnx")))
+    assert not int8._free_input_shape(fixed)

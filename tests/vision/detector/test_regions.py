@@ -9,6 +9,7 @@ clip is in tests/vision/pipeline/test_real_detector_clip.py.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -63,7 +64,9 @@ class SquareFinder:
         self.looks.append(frame.shape[:2])
         mask = (cv2.blur(frame[:, :, 0], (5, 5)) > 215).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-        return [CornerDetection("QH", 0.9, (float(x) - 2, float(y) - 2, float(x + w) + 2, float(y + h) + 2))
+        # a square of 28 px or more is a joker's index
+        return [CornerDetection("BJ" if w >= 28 else "QH", 0.9,
+                                (float(x) - 2, float(y) - 2, float(x + w) + 2, float(y + h) + 2))
                 for x, y, w, h, area in stats[1:] if area >= 60]
 
 
@@ -206,6 +209,26 @@ def test_a_bumped_camera_gets_its_corners_moved_and_a_fixed_shape_finder_looks_a
     assert fixed.stats.whole == 3 and fixed.stats.tiles == 0
 
 
+def test_a_tile_holding_a_joker_is_looked_at_in_the_whole_frame() -> None:
+    """The finder's joker indices are faint and it finds them less often in a tile: where one
+    lies, a change is looked at in the whole frame, elsewhere in tiles."""
+    stream = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0))
+    grid = TileGrid.build((H, W))
+    x1, y1, _x2, _y2 = grid.core(7)
+    scene = put_square(table(), x1 + 40, y1 + 40, side=30)  # a joker in core 7
+    stream.detect_corners(camera(scene, 0))
+    scene = put_square(scene, 700, 600)  # an index played far from it: a tile
+    assert len(stream.detect_corners(camera(scene, 1))) == 2
+    assert (stream.stats.whole, stream.stats.tiles) == (1, 1)
+    scene = put_square(scene, x1 + 120, y1 + 150)  # beside the joker: the whole frame
+    assert [c.card for c in stream.detect_corners(camera(scene, 2))].count("QH") == 2
+    assert (stream.stats.whole, stream.stats.tiles) == (2, 1)
+    plain = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0, jokers_whole=False))
+    plain.detect_corners(camera(scene, 3))
+    plain.detect_corners(camera(put_square(scene, x1 + 10, y1 + 180), 4))
+    assert (plain.stats.whole, plain.stats.tiles) == (1, 1)
+
+
 def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
     stream = StreamDetector(FakeDetector())
     scene = put_square(table(), 600, 300)
@@ -233,3 +256,68 @@ def test_the_pipeline_streams_a_model_detector_only() -> None:
 def test_settings_out_of_range_are_refused(bad) -> None:
     with pytest.raises(ValueError):
         RegionSettings(**bad)
+
+
+# the shipped finder (exported with its height and width free)
+
+MODELS = Path(__file__).resolve().parents[3] / "models"
+
+
+def _inside(c: CornerDetection, box: tuple[int, int, int, int], margin: float) -> bool:
+    x, y = (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2
+    return box[0] + margin <= x <= box[2] - margin and box[1] + margin <= y <= box[3] - margin
+
+
+@pytest.mark.parametrize("backend", ["onnx", "openvino"])
+def test_the_shipped_finder_at_tile_size_finds_what_it_finds_in_the_whole_frame(backend: str) -> None:
+    from cardref.vision.detector import load_detector
+    from cardref.vision.detector.export import _iou
+    from cardref.vision.detector.frames import table_frames
+
+    det = load_detector(backend, MODELS / "cards-yolo11n.onnx", int8=False)
+    grid = TileGrid.build((H, W))
+    tile = det.backend.at_shape(grid.crop_hw)
+    assert tile is not None and tile.input_shape == grid.crop_hw and det.backend.input_shape == (736, 1280)
+    matched = missed = 0
+    for frame in table_frames(2, width=W, height=H, seed=7):
+        whole = det.backend.detect_corners(frame)
+        for k in (4, 7, 13):
+            x0, y0 = grid.origins[k]
+            box = (x0, y0, x0 + grid.crop_hw[1], y0 + grid.crop_hw[0])
+            seen = [replace_box(c, x0, y0) for c in tile.detect_corners(np.ascontiguousarray(grid.crop(frame, k)))]
+            for c in (c for c in whole if c.conf >= 0.5 and _inside(c, box, 40)):
+                if any(_iou(c.box, s.box) >= 0.7 for s in seen):
+                    matched += 1
+                else:
+                    missed += 1
+    assert matched >= 10 and missed <= matched // 20, (matched, missed)
+
+
+def replace_box(c: CornerDetection, dx: float, dy: float) -> CornerDetection:
+    return CornerDetection(c.card, c.conf, (c.box[0] + dx, c.box[1] + dy, c.box[2] + dx, c.box[3] + dy))
+
+
+def test_the_stream_detector_reads_a_simulated_deal_as_the_whole_frame_detector_does(tmp_path: Path) -> None:
+    """A few seconds of a simulated deal (hands come and go): the stream's corners are the
+    whole-frame finder's on nearly every frame, for a fraction of its pixels."""
+    from cardref.vision.capture import VideoFileSource
+    from cardref.vision.detector import load_detector
+    from cardref.vision.simulate import simulate_to_dir
+
+    simulate_to_dir("chaodipi-anchao", 5, tmp_path / "clip", max_plays=3, split="heldout")
+    det = load_detector("onnx", MODELS / "cards-yolo11n.onnx", int8=False)
+    stream = StreamDetector(det)
+    agree = differ = 0
+    for frame in VideoFileSource(str(tmp_path / "clip" / "video.mp4")).frames():
+        if frame.index >= 60:
+            break
+        whole = [c for c in det.find_corners(frame.image) if c.conf >= 0.5]
+        got = stream.find_corners(frame.image)
+        for c in whole:
+            x, y = (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2
+            if any(abs(x - (s.box[0] + s.box[2]) / 2) < 4 and abs(y - (s.box[1] + s.box[3]) / 2) < 4 for s in got):
+                agree += 1
+            else:
+                differ += 1
+    assert agree >= 200 and differ <= agree * 0.03, (agree, differ)
+    assert stream.stats.frames == 60 and stream.stats.share < 0.7, stream.stats
