@@ -240,16 +240,16 @@ def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
     assert stream.stats.whole == 2
 
 
-def test_the_pipeline_streams_a_model_detector_only() -> None:
-    assert isinstance(Pipeline(FakeDetector(), 4).detector, StreamDetector)
-    assert not isinstance(Pipeline(FakeDetector(), 4, regions=None).detector, StreamDetector)
-    assert not isinstance(Pipeline(FakeDetector(), 4, tiles=1).detector, StreamDetector)
+def test_the_pipeline_streams_a_model_detector_only_when_asked() -> None:
+    assert isinstance(Pipeline(FakeDetector(), 4, regions=RegionSettings()).detector, StreamDetector)
+    assert not isinstance(Pipeline(FakeDetector(), 4).detector, StreamDetector)  # whole frames by default
+    assert not isinstance(Pipeline(FakeDetector(), 4, tiles=1, regions=RegionSettings()).detector, StreamDetector)
 
     class Oracle:
         def detect(self, frame):  # noqa: ANN001, ANN201
             return []
 
-    assert isinstance(Pipeline(Oracle(), 4).detector, Oracle)
+    assert isinstance(Pipeline(Oracle(), 4, regions=RegionSettings()).detector, Oracle)
 
 
 @pytest.mark.parametrize("bad", [dict(core_px=16), dict(hold=-1), dict(min_changed=0), dict(full_share=0)])
