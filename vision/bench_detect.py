@@ -24,6 +24,7 @@ from cardref.vision.detector import (
     load_detector,
 )
 from cardref.vision.detector.backends import default_threads
+from cardref.vision.types import box_iou
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -245,8 +246,8 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
             n_pred += sum(got.values())
             n_true += sum(want.values())
             for t in corners:
-                best = max(got_corners, key=lambda c, t=t: _iou(c.box, t.box), default=None)
-                if best is not None and _iou(best.box, t.box) >= 0.5:
+                best = max(got_corners, key=lambda c, t=t: box_iou(c.box, t.box), default=None)
+                if best is not None and box_iou(best.box, t.box) >= 0.5:
                     found += 1
                     right += best.card == t.card
                 total += 1
@@ -254,14 +255,6 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
         print(f"  {backend:<9} {det.model_path.name:<28} card F1 {f1:.3f} (P {prec:.3f} R {rec:.3f}); "
               f"corners found {found / max(total, 1):.3f}, read right {right / max(found, 1):.3f}")
-
-
-def _iou(a, b) -> float:  # noqa: ANN001 - boxes
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

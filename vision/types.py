@@ -11,6 +11,15 @@ from dataclasses import dataclass, field
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in frame pixels
 
 
+def box_iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes (0 for boxes without area)."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class CornerDetection:
     """One rank-and-suit corner index as the model saw it."""
@@ -22,6 +31,11 @@ class CornerDetection:
     #: the model named the corner itself); lets two indices of one card that were read
     #: differently agree on one code (see ``merge.MergeSettings.joint_min``).
     alts: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..types import box_iou
 from .backends import CornerDetector
 from .errors import ModelFileError
 
@@ -83,14 +84,6 @@ class Agreement:
                 f"only {self.names[1]}: {self.only[1]}, borderline: {self.borderline}")
 
 
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def compare_corners(a: CornerDetector, b: CornerDetector, frames: list[np.ndarray], min_iou: float = 0.8,
                     margin: float = 0.05) -> Agreement:
     """Match the corners two backends find (same code, box IoU >= ``min_iou``) frame by frame.
@@ -105,7 +98,7 @@ def compare_corners(a: CornerDetector, b: CornerDetector, frames: list[np.ndarra
     for frame in frames:
         report.frames += 1
         ca, cb = a.detect_corners(frame), b.detect_corners(frame)
-        pairs = sorted(((_iou(x.box, y.box), i, j) for i, x in enumerate(ca) for j, y in enumerate(cb)
+        pairs = sorted(((box_iou(x.box, y.box), i, j) for i, x in enumerate(ca) for j, y in enumerate(cb)
                         if x.card == y.card), reverse=True)
         used_a: set[int] = set()
         used_b: set[int] = set()

@@ -148,11 +148,6 @@ def _size(c: CornerDetection) -> float:
     return max(x2 - x1, y2 - y1, 1e-6)
 
 
-def _centre(c: CornerDetection) -> tuple[float, float]:
-    x1, y1, x2, y2 = c.box
-    return ((x1 + x2) / 2, (y1 + y2) / 2)
-
-
 def _shape(c: CornerDetection, elongated: float) -> str:
     """'tall', 'wide' or 'square' (orientation unknown)."""
     x1, y1, x2, y2 = c.box
@@ -172,7 +167,7 @@ def pair_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = 
     size_ratio = max(sa, sb) / min(sa, sb)
     if size_ratio > settings.max_size_ratio:
         return None
-    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    (ax, ay), (bx, by) = a.center, b.center
     dx, dy = bx - ax, by - ay
     dist = math.hypot(dx, dy)
     ratio = dist / math.sqrt(sa * sb)
@@ -212,9 +207,9 @@ def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings,
     ratio = settings.duplicate_ratio if ratio is None else ratio
     kept: list[CornerDetection] = []
     for c in corners:  # best first
-        cx, cy = _centre(c)
+        cx, cy = c.center
         if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(_size(c) * _size(k))
-               for k in kept for kx, ky in [_centre(k)]):
+               for k in kept for kx, ky in [k.center]):
             continue
         kept.append(c)
     return kept
@@ -223,7 +218,7 @@ def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings,
 def _blocked(a: CornerDetection, b: CornerDetection, others: list[tuple[tuple[float, float], float]],
              settings: MergeSettings) -> bool:
     """Whether another index lies on the way from ``a`` to ``b`` (``others``: centres and sizes)."""
-    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    (ax, ay), (bx, by) = a.center, b.center
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     if length2 <= 0:
@@ -286,7 +281,7 @@ def _card(corners: Sequence[CornerDetection]) -> CardDetection:
 
 
 def _pair_ratio(a: CornerDetection, b: CornerDetection) -> float:
-    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    (ax, ay), (bx, by) = a.center, b.center
     return math.hypot(bx - ax, by - ay) / math.sqrt(_size(a) * _size(b))
 
 
@@ -311,7 +306,7 @@ def _opposite_sides(a: tuple[CornerDetection, ...], b: tuple[CornerDetection, ..
     corner, aisleriot-plastic's, paired along its sides): their four centres make a
     rectangle (the two cross diagonals halve each other and are as long, within ``tol``
     pixels) of a card's proportions."""
-    p = [_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1])]
+    p = [a[0].center, a[1].center, b[0].center, b[1].center]
     for (i, k), (j, m) in (((0, 2), (1, 3)), ((0, 3), (1, 2))):
         if _same_diagonals(p[i], p[k], p[j], p[m], tol) \
                 and _card_proportioned(math.dist(p[i], p[j]), math.dist(p[j], p[k]), settings):
@@ -324,8 +319,8 @@ def _square_corner(pair: tuple[CornerDetection, ...], lone: CornerDetection, set
     12 degrees) from one end of the pair, at a card's proportions to it (a ringed joker
     paired along a side; a pair along the diagonal finds its corners by the spots of
     :func:`_four_index`)."""
-    (ax, ay), (bx, by) = _centre(pair[0]), _centre(pair[1])
-    lx, ly = _centre(lone)
+    (ax, ay), (bx, by) = pair[0].center, pair[1].center
+    lx, ly = lone.center
     side = math.hypot(bx - ax, by - ay)
     for (px, py), (qx, qy) in (((ax, ay), (bx, by)), ((bx, by), (ax, ay))):
         leg = math.hypot(lx - px, ly - py)
@@ -362,7 +357,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
             b = pairs[j]
             if j in used or b[0].card != a[0].card:
                 continue
-            if _same_diagonals(_centre(a[0]), _centre(a[1]), _centre(b[0]), _centre(b[1]), tol * s) \
+            if _same_diagonals(a[0].center, a[1].center, b[0].center, b[1].center, tol * s) \
                     or (a[0].card in JOKER_CODES and _opposite_sides(a, b, tol * s, settings)):
                 used.update((i, j))
                 out.append(a + b)
@@ -371,7 +366,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
     taken: set[int] = set()
     for pair in rest:
         group = pair
-        (ax, ay), (bx, by) = _centre(pair[0]), _centre(pair[1])
+        (ax, ay), (bx, by) = pair[0].center, pair[1].center
         mx, my = (ax + bx) / 2, (ay + by) / 2
         s = math.sqrt(_size(pair[0]) * _size(pair[1]))
         # the other diagonal: the same length, turned by twice the diagonal's angle to a side
@@ -384,7 +379,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
         for k, (lone,) in enumerate(singles):
             if k in taken or lone.card != pair[0].card or len(group) >= 4:
                 continue
-            lx, ly = _centre(lone)
+            lx, ly = lone.center
             if any(math.hypot(lx - px, ly - py) < tol * s for px, py in spots) \
                     or (len(group) == 2 and lone.card in JOKER_CODES and _square_corner(pair, lone, settings)):
                 taken.add(k)
@@ -408,7 +403,7 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
     segs = []
     for i in range(len(group)):
         for j in range(i + 1, len(group)):
-            (ax, ay), (bx, by) = _centre(group[i]), _centre(group[j])
+            (ax, ay), (bx, by) = group[i].center, group[j].center
             s = math.sqrt(_size(group[i]) * _size(group[j]))
             length = math.hypot(bx - ax, by - ay)
             if abs(math.log(length / s / settings.expected_ratio)) <= settings.max_cost / 2 \
@@ -442,7 +437,7 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
 def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tuple[CornerDetection, ...]]:
     if settings.same_place_ratio > 0:
         corners = _drop_duplicates(sorted(corners, key=_order_key), settings, settings.same_place_ratio)
-    centres = [(_centre(c), _size(c)) for c in corners]
+    centres = [(c.center, _size(c)) for c in corners]
     by_code: dict[str, list[CornerDetection]] = {}
     for c in corners:
         by_code.setdefault(c.card, []).append(c)
@@ -490,7 +485,7 @@ def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
     singles = [g[0] for g in groups if len(g) == 1 and g[0].alts]
     if len(singles) < 2:
         return groups
-    centres = [(_centre(c), _size(c)) for g in groups for c in g]
+    centres = [(c.center, _size(c)) for g in groups for c in g]
     found: list[tuple[float, float, int, int, CornerDetection, CornerDetection]] = []
     for i, a in enumerate(singles):
         for j in range(i + 1, len(singles)):

@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from ..classes import JOKER_CODES
-from ..types import CardDetection, CornerDetection
+from ..types import CardDetection, CornerDetection, box_iou
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,14 @@ class TileGrid:
         r = min(max(bisect_right(self.ys, y) - 1, 0), len(self.ys) - 2)
         return r * self.columns + c
 
+    @property
+    def crop_share(self) -> float:
+        """A crop's pixels as a share of the frame's."""
+        return self.crop_hw[0] * self.crop_hw[1] / (self.frame_hw[0] * self.frame_hw[1])
+
     def crop(self, frame: np.ndarray, k: int) -> np.ndarray:
         x0, y0 = self.origins[k]
         return frame[y0:y0 + self.crop_hw[0], x0:x0 + self.crop_hw[1]]
-
-
-def _centre(c: CornerDetection) -> tuple[float, float]:
-    return ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2)
 
 
 class ChangeMap:
@@ -198,9 +199,6 @@ class ChangeMap:
         mask = tiles[self._pixel_owner]
         self._ref[mask] = thumb[mask]
 
-    def reset(self) -> None:
-        self._ref = None
-
 
 @dataclass
 class LookStats:
@@ -219,27 +217,25 @@ class LookStats:
 
 @dataclass
 class _State:
+    """One stream's memory for frames of one size: the corners kept, each with its tile,
+    and each tile's frame numbers of its last change and its last look."""
+
     grid: TileGrid
     changes: ChangeMap
     corners: list[tuple[int, CornerDetection]] = field(default_factory=list)
-    last_change: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    last_look: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    last_change: np.ndarray = field(init=False)
+    last_look: np.ndarray = field(init=False)
     #: tiles whose corners were named (or nearly) jokers on the last frame
     joker_tiles: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.last_change = np.full(len(self.grid), -10**9, np.int64)
+        self.last_look = np.full(len(self.grid), -10**9, np.int64)
 
 
 def _maybe_joker(c: CornerDetection) -> bool:
     """Named a joker, or a joker among the namer's leading readings."""
     return c.card in JOKER_CODES or any(code in JOKER_CODES for code, _p in c.alts)
-
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 #: The tile-shaped copies of each finder (compiling one costs OpenVINO seconds): shared by
@@ -274,7 +270,6 @@ class StreamDetector:
         self.settings = settings
         self.stats = LookStats()
         self._state: _State | None = None
-        self._frame_no = 0
 
     # the wrapped detector's face
     @property
@@ -295,7 +290,7 @@ class StreamDetector:
         named = self.detector.name_corners(frame_bgr, self.find_corners(frame_bgr))
         st = self._state
         if st is not None and st.grid.frame_hw == frame_bgr.shape[:2]:
-            st.joker_tiles = {st.grid.owner(*_centre(c)) for c in named if _maybe_joker(c)}
+            st.joker_tiles = {st.grid.owner(*c.center) for c in named if _maybe_joker(c)}
         return named
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
@@ -316,58 +311,55 @@ class StreamDetector:
         if grid is None or self._tile_backend(grid) is None:
             self._state = None
             return None
-        n = len(grid)
-        self._state = _State(grid, ChangeMap(grid, self.settings), [],
-                             np.full(n, -10**9, np.int64), np.full(n, -10**9, np.int64))
+        self._state = _State(grid, ChangeMap(grid, self.settings))
         return self._state
 
-    def _look_whole(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+    def _find_in_whole_frame(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
         self.stats.whole += 1
         self.stats.pixels += 1.0
         return self.detector.find_corners(frame_bgr)
 
-    def _whole_look(self, st: _State, frame_bgr: np.ndarray, thumb: np.ndarray, now: int) -> list[CornerDetection]:
-        corners = self._look_whole(frame_bgr)
-        st.corners = [(st.grid.owner(*_centre(c)), c) for c in corners]
+    def _look_again_everywhere(self, st: _State, frame_bgr: np.ndarray, thumb: np.ndarray,
+                               now: int) -> list[CornerDetection]:
+        """The whole frame looked at: every tile's corners and reference replaced."""
+        corners = self._find_in_whole_frame(frame_bgr)
+        st.corners = [(st.grid.owner(*c.center), c) for c in corners]
         st.changes.seen(thumb)
         st.last_look[:] = now
         return corners
 
     def find_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
         """The finder's corners in this frame: looked at again where it changed, kept elsewhere."""
-        self._frame_no += 1
         self.stats.frames += 1
-        now = self._frame_no
+        now = self.stats.frames
         st = self._state_for(frame_bgr)
         if st is None:
-            return self._look_whole(frame_bgr)
+            return self._find_in_whole_frame(frame_bgr)
         grid, s = st.grid, self.settings
         thumb = st.changes.thumbnail(frame_bgr)
         if st.changes.first:  # the stream's first frame: looked at whole, nothing held
-            return self._whole_look(st, frame_bgr, thumb, now)
+            return self._look_again_everywhere(st, frame_bgr, thumb, now)
         changed = st.changes.changed(thumb)
         st.last_change[changed] = now
         due = now - st.last_change <= s.hold
         rest = np.flatnonzero(~due)
         if s.refresh and rest.size:
             due[rest[np.argsort(st.last_look[rest], kind="stable")[:s.refresh]]] = True
-        h, w = grid.frame_hw
-        tile_share = grid.crop_hw[0] * grid.crop_hw[1] / (h * w)
-        if due.sum() * tile_share >= s.full_share or (s.jokers_whole and any(due[k] for k in st.joker_tiles)):
-            return self._whole_look(st, frame_bgr, thumb, now)
+        if due.sum() * grid.crop_share >= s.full_share or (s.jokers_whole and any(due[k] for k in st.joker_tiles)):
+            return self._look_again_everywhere(st, frame_bgr, thumb, now)
         backend = self._tile_backend(grid)
         fresh: list[tuple[int, CornerDetection]] = []
         for k in np.flatnonzero(due):
             x0, y0 = grid.origins[k]
             for c in backend.detect_corners(np.ascontiguousarray(grid.crop(frame_bgr, k))):
                 moved = replace(c, box=(c.box[0] + x0, c.box[1] + y0, c.box[2] + x0, c.box[3] + y0))
-                if grid.owner(*_centre(moved)) == k:
+                if grid.owner(*moved.center) == k:
                     fresh.append((int(k), moved))
         self.stats.tiles += int(due.sum())
-        self.stats.pixels += float(due.sum() * tile_share)
+        self.stats.pixels += float(due.sum() * grid.crop_share)
         kept = [(k, c) for k, c in st.corners if not due[k]]
         # an index that crossed into a tile looked at now is the fresh box, not two
-        kept = [(k, c) for k, c in kept if not any(_iou(c.box, f.box) > 0.5 for _, f in fresh)]
+        kept = [(k, c) for k, c in kept if not any(box_iou(c.box, f.box) > 0.5 for _, f in fresh)]
         st.corners = kept + fresh
         st.changes.seen(thumb, due)
         st.last_look[due] = now

@@ -182,7 +182,7 @@ def test_every_tile_is_refreshed_in_turn_on_a_still_table() -> None:
     seen = set()
     for t in range(1, len(grid) // 2 + 1):
         stream.find_corners(camera(scene, t))
-        seen |= set(np.flatnonzero(stream._state.last_look == stream._frame_no).tolist())
+        seen |= set(np.flatnonzero(stream._state.last_look == stream.stats.frames).tolist())
     assert seen == set(range(len(grid)))
 
 
@@ -271,8 +271,8 @@ def _inside(c: CornerDetection, box: tuple[int, int, int, int], margin: float) -
 @pytest.mark.parametrize("backend", ["onnx", "openvino"])
 def test_the_shipped_finder_at_tile_size_finds_what_it_finds_in_the_whole_frame(backend: str) -> None:
     from cardref.vision.detector import load_detector
-    from cardref.vision.detector.export import _iou
     from cardref.vision.detector.frames import table_frames
+    from cardref.vision.types import box_iou
 
     det = load_detector(backend, MODELS / "cards-yolo11n.onnx", int8=False)
     grid = TileGrid.build((H, W))
@@ -286,7 +286,7 @@ def test_the_shipped_finder_at_tile_size_finds_what_it_finds_in_the_whole_frame(
             box = (x0, y0, x0 + grid.crop_hw[1], y0 + grid.crop_hw[0])
             seen = [replace_box(c, x0, y0) for c in tile.detect_corners(np.ascontiguousarray(grid.crop(frame, k)))]
             for c in (c for c in whole if c.conf >= 0.5 and _inside(c, box, 40)):
-                if any(_iou(c.box, s.box) >= 0.7 for s in seen):
+                if any(box_iou(c.box, s.box) >= 0.7 for s in seen):
                     matched += 1
                 else:
                     missed += 1
