@@ -20,7 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 from cardref.vision.classes import JOKER_CODES, suit_of
-from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch, box_centre, farthest_boxes
+from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch, farthest_boxes
+from cardref.vision.types import box_centre
 
 from .namer_data import label_file_for, read_boxes
 from .namer_train import CACHE_DIR, MODELS_DIR

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 from cardref.vision.classes import CLASS_NAMES, foreign_class_map
-from cardref.vision.types import CornerDetection
+from cardref.vision.types import CornerDetection, box_centre, box_iou
 
 #: The shared real photos: beside the checkout (``../shared/data/real-cards``), or $CARDREF_REAL_CARDS.
 REAL_CARDS = Path(os.environ.get("CARDREF_REAL_CARDS")
@@ -183,14 +183,6 @@ def multiset_f1(pred: Sequence[Counter], truth: Sequence[Counter]) -> dict:
             "images_exact": round(exact / max(1, len(pred)), 4), "cards_true": n_true, "cards_pred": n_pred}
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
-
-
 def match_corners(pred: list[CornerDetection], truth: list[CornerDetection], thr: float = 0.5) -> list[tuple[str, str | None]]:
     """(truth code, predicted code or None) for every labelled corner; greedy by confidence."""
     used: set[int] = set()
@@ -200,7 +192,7 @@ def match_corners(pred: list[CornerDetection], truth: list[CornerDetection], thr
         for i, t in enumerate(truth):
             if i in used:
                 continue
-            v = _iou(p.box, t.box)
+            v = box_iou(p.box, t.box)
             if v >= best_iou:
                 best, best_iou = i, v
         if best >= 0:
@@ -217,8 +209,6 @@ OUTCOME_PAD = 0.25
 
 
 def _centre_in(inner: Sequence[float], outer: Sequence[float], pad: float = OUTCOME_PAD) -> bool:
-    from cardref.vision.detector.body import box_centre
-
     cx, cy = box_centre(inner)
     w, h = outer[2] - outer[0], outer[3] - outer[1]
     return outer[0] - pad * w <= cx <= outer[2] + pad * w and outer[1] - pad * h <= cy <= outer[3] + pad * h

@@ -46,6 +46,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from cardref.vision.classes import CLASS_NAMES
+from cardref.vision.types import box_iou
 from PIL import Image
 
 from .drawn_decks import DRAWN_DECKS, DrawnDeckError, draw_deck
@@ -333,7 +334,7 @@ def _tl_index(ink: np.ndarray, ref: Box | None = None) -> Box | None:
         box = None
         for b in hit:
             box = b if box is None else _union(box, b)
-        if box is None or _iou(box, ref) < 0.6:
+        if box is None or box_iou(box, ref) < 0.6:
             # a glyph touches a picture or frame (so its component left the zone):
             # take the ink inside the design's box
             x1, y1 = int(ref[0] - 0.1 * (ref[2] - ref[0])), int(ref[1] - 0.05 * (ref[3] - ref[1]))
@@ -412,7 +413,7 @@ def find_corner_boxes(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
         # the two glyphs of an index: not a speck, not a picture
         if area < 0.004 * w * h or area > 0.10 * w * h or ref[3] - ref[1] < 0.06 * h:
             continue
-        agree = sum(1 for b in ok if _iou(b, ref) > 0.5)
+        agree = sum(1 for b in ok if box_iou(b, ref) > 0.5)
         if agree < 0.6 * len(clean):
             continue
         refs[corner] = ref
@@ -449,14 +450,6 @@ def find_corner_boxes(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
 
 def _pad(b: Box, w: int, h: int, p: int = 1) -> Box:
     return (max(0, b[0] - p), max(0, b[1] - p), min(w, b[2] + p), min(h, b[3] + p))
-
-
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / ua if ua > 0 else 0.0
 
 
 # --------------------------------------------------------------------------- the library

@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in frame pixels
 
 
+def box_centre(box: Box) -> tuple[float, float]:
+    """The middle of a box (x, y)."""
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
 def box_iou(a: Box, b: Box) -> float:
     """Intersection over union of two boxes (0 for boxes without area)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
@@ -34,8 +39,7 @@ class CornerDetection:
 
     @property
     def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.box
-        return ((x1 + x2) / 2, (y1 + y2) / 2)
+        return box_centre(self.box)
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,7 @@ class CardDetection:
 
     @property
     def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.box
-        return ((x1 + x2) / 2, (y1 + y2) / 2)
+        return box_centre(self.box)
 
     def to_json(self) -> dict:
         return {"card": self.card, "conf": round(float(self.conf), 4),

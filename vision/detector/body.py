@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from ..classes import rank_of
-from ..types import CardDetection
+from ..types import CardDetection, box_centre
 from .errors import ModelFileError
 from .namer import load_onnx_classifier, patches_blob, softmax
 
@@ -78,10 +78,6 @@ def body_patch(frame_bgr: np.ndarray, a: Sequence[float], b: Sequence[float], si
                   [sn / s, c / s, my - (sn * size / 2 + c * size / 2) / s]], dtype=np.float64)
     return cv2.warpAffine(frame_bgr, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
-
-
-def box_centre(box: Sequence[float]) -> tuple[float, float]:
-    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
 def farthest_boxes(boxes: Sequence[Sequence[float]]) -> tuple[Sequence[float], Sequence[float]] | None:

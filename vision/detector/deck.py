@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from ..classes import CLASS_NAMES
-from ..types import Box, CardDetection
+from ..types import Box, CardDetection, box_centre
 from .errors import DetectorError
 from .namer import NAMER_CLASSES, crop_corner
 
@@ -210,10 +210,6 @@ def discounted(probs: np.ndarray, best: np.ndarray, codes: Sequence[str], sharpn
 
 
 # ---------------------------------------------------------------------- layout
-def _centre(box: Box) -> tuple[float, float]:
-    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-
-
 #: Two marks of a layout read as the same code are one card when their placed centres lie
 #: within this share of a card's width and height (other marks: within half).
 SAME_CODE_REACH = 0.8
@@ -247,21 +243,21 @@ def _laid_cards(cards: Sequence[CardDetection]) -> list[LaidCard]:
     tall = 0.6 * float(np.median([c.box[3] - c.box[1] for c in paired])) if paired else 0.0
     whole = [c for c in paired if c.box[3] - c.box[1] >= tall]
     if len(whole) < 3:
-        return [LaidCard(_centre(c.box), list(c.corners), c.card) for c in cards]
+        return [LaidCard(box_centre(c.box), list(c.corners), c.card) for c in cards]
     steps = []
     for c in whole:
-        a, b = sorted((_centre(k.box) for k in c.corners[:2]), key=lambda p: p[0] + p[1])
+        a, b = sorted((box_centre(k.box) for k in c.corners[:2]), key=lambda p: p[0] + p[1])
         steps.append((b[0] - a[0], b[1] - a[1]))
     sx, sy = float(np.median([s[0] for s in steps])), float(np.median([s[1] for s in steps]))
-    xs = np.array([_centre(c.box)[0] for c in whole])
-    ys = np.array([_centre(c.box)[1] for c in whole])
+    xs = np.array([box_centre(c.box)[0] for c in whole])
+    ys = np.array([box_centre(c.box)[1] for c in whole])
     unit = max(1.0, float(np.hypot(sx, sy)))
-    laid = [LaidCard(_centre(c.box), list(c.corners), c.card) for c in whole]
+    laid = [LaidCard(box_centre(c.box), list(c.corners), c.card) for c in whole]
     whole_ids = {id(c) for c in whole}
     for c in cards:
         if id(c) in whole_ids:
             continue
-        cx, cy = _centre(c.corners[0].box) if len(c.corners) == 1 else _centre(c.box)
+        cx, cy = box_centre(c.corners[0].box) if len(c.corners) == 1 else box_centre(c.box)
         home = [k for k in laid[:len(whole)] if k.box[0] <= cx <= k.box[2] and k.box[1] <= cy <= k.box[3]]
         if home:  # an index inside a card seen whole (a joker's third mark, a court card's picture)
             home[0].corners += list(c.corners)
@@ -420,7 +416,7 @@ def missing_codes(laid: Sequence[LaidCard], rows: str = DEFAULT_ROWS, jokers: bo
 
 # ---------------------------------------------------------------------- enrolment
 def _scaled(box: Box, s: float) -> Box:
-    cx, cy = _centre(box)
+    cx, cy = box_centre(box)
     hw, hh = (box[2] - box[0]) * s / 2, (box[3] - box[1]) * s / 2
     return (cx - hw, cy - hh, cx + hw, cy + hh)
 
@@ -432,7 +428,7 @@ def turned_patch(frame: np.ndarray, box: Box, angle: float) -> np.ndarray:
         return crop_corner(frame, box)
     import cv2
 
-    cx, cy = _centre(box)
+    cx, cy = box_centre(box)
     w, h = box[2] - box[0], box[3] - box[1]
     r = int(np.ceil(max(w, h) * 2)) + 2
     x0, y0 = int(cx) - r, int(cy) - r
