@@ -4,8 +4,8 @@ A referee camera looks at a still table most of the time; between two frames onl
 and the cards it moves change.  :class:`StreamDetector` runs the corner finder on the whole
 first frame, then only on the tiles of the frame that changed since the finder last saw
 them, and keeps the corners it found earlier everywhere else.  On the simulated deals the
-finder then looks at about a fifth of the frame's pixels per frame (``cardref bench e2e``
-prints the share).
+finder then looks at under half of the frame's pixels per frame (``cardref bench e2e
+--stream`` prints the share).
 
 - The frame is cut into a grid of *cores* (:class:`TileGrid`); the finder looks at a core
   with a ``margin`` of context around it (a *crop*, one fixed size for every tile, so the
@@ -15,10 +15,15 @@ prints the share).
   the darkest of each pixel's neighbourhood, by ``delta`` grey levels, after the whole
   frame's change of light.  A camera that shakes by a pixel or two, sensor noise and light
   drifting over the table stay inside the envelope; a card sliding in or a hand does not.
-- A tile that changed is looked at again for ``hold`` more frames (the cards a hand left
-  settle and are read on several frames, as on the whole frame), and ``refresh`` tiles that
+- A tile that changed is looked at again for ``hold`` more frames, and ``refresh`` tiles that
   did not change are looked at each frame in turn, the longest unseen first: nothing stays
   unseen for more than a few seconds.
+- On the frame a tile stops changing (the hand has gone, the cards it put down lie still),
+  the finder looks at the whole frame (``settle_whole``): the settled cards are read as on
+  the whole frame, faint joker indices included, and their boxes are kept until the tile
+  changes again.  The tile of a joker is looked at in the whole frame whenever it is due
+  (``jokers_whole``), for ``joker_memory`` frames after the namer last called a corner there
+  a joker.
 - When so many tiles need a look that the whole frame costs less, the finder looks at the
   whole frame (the first frame, a camera bumped, a change of light).
 
@@ -55,9 +60,10 @@ class RegionSettings:
     delta: float = 20.0
     #: A core changed when one of its 4x4 thumbnail cells has this many changed pixels.
     min_changed: int = 3
-    #: Frames a core keeps being looked at after it last changed (with the frame of the change,
-    #: half a second at 10 frames/s: the segmenter's settle time).
-    hold: int = 4
+    #: Frames a core keeps being looked at after it last changed.  With ``settle_whole`` the
+    #: first of them is the whole frame's look at the settled cards, and further tile looks
+    #: add nothing: on anchao-1003 (400 frames) hold 4 cost 69 ms a frame, hold 1 61 ms.
+    hold: int = 1
     #: Unchanged cores looked at per frame, the longest unseen first.
     refresh: int = 1
     #: The whole frame is looked at when the tiles due would cost this share of it or more.
@@ -67,12 +73,20 @@ class RegionSettings:
     #: tile than in the whole frame (its attention block sees the whole image): on tiles, the
     #: two jokers of a pair were read as one, and a joker's second index came and went.
     jokers_whole: bool = True
+    #: Frames a tile counts as holding a joker after one was last named there (a joker's
+    #: reading that flickers for a frame does not send its tile back to tile looks).
+    joker_memory: int = 10
+    #: The whole frame is looked at on the frame a tile stops changing (the hand has left, the
+    #: cards it put down lie still): a joker put down where none lay is found there, as on the
+    #: whole frame, and the tile is then a joker's tile.
+    settle_whole: bool = True
 
     def __post_init__(self) -> None:
         if self.core_px < 32 or self.margin_px < 0 or self.thumb_px < 1:
             raise ValueError("core_px must be at least 32, margin_px and thumb_px not negative")
-        if self.hold < 0 or self.refresh < 0 or self.min_changed < 1 or not 0 < self.full_share:
-            raise ValueError("hold and refresh must not be negative, min_changed at least 1, full_share positive")
+        if self.hold < 0 or self.refresh < 0 or self.joker_memory < 0 or self.min_changed < 1 or not 0 < self.full_share:
+            raise ValueError("hold, refresh and joker_memory must not be negative, min_changed at least 1, "
+                             "full_share positive")
 
 
 DEFAULT_REGIONS = RegionSettings()
@@ -225,12 +239,13 @@ class _State:
     corners: list[tuple[int, CornerDetection]] = field(default_factory=list)
     last_change: np.ndarray = field(init=False)
     last_look: np.ndarray = field(init=False)
-    #: tiles whose corners were named (or nearly) jokers on the last frame
-    joker_tiles: set[int] = field(default_factory=set)
+    #: each tile's frame number of the last corner named (or nearly) a joker there
+    last_joker: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         self.last_change = np.full(len(self.grid), -10**9, np.int64)
         self.last_look = np.full(len(self.grid), -10**9, np.int64)
+        self.last_joker = np.full(len(self.grid), -10**9, np.int64)
 
 
 def _maybe_joker(c: CornerDetection) -> bool:
@@ -290,7 +305,9 @@ class StreamDetector:
         named = self.detector.name_corners(frame_bgr, self.find_corners(frame_bgr))
         st = self._state
         if st is not None and st.grid.frame_hw == frame_bgr.shape[:2]:
-            st.joker_tiles = {st.grid.owner(*c.center) for c in named if _maybe_joker(c)}
+            for c in named:
+                if _maybe_joker(c):
+                    st.last_joker[st.grid.owner(*c.center)] = self.stats.frames
         return named
 
     def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
@@ -340,12 +357,16 @@ class StreamDetector:
         if st.changes.first:  # the stream's first frame: looked at whole, nothing held
             return self._look_again_everywhere(st, frame_bgr, thumb, now)
         changed = st.changes.changed(thumb)
+        settled = (st.last_change == now - 1) & ~changed
         st.last_change[changed] = now
         due = now - st.last_change <= s.hold
         rest = np.flatnonzero(~due)
         if s.refresh and rest.size:
             due[rest[np.argsort(st.last_look[rest], kind="stable")[:s.refresh]]] = True
-        if due.sum() * grid.crop_share >= s.full_share or (s.jokers_whole and any(due[k] for k in st.joker_tiles)):
+        jokers = now - st.last_joker <= s.joker_memory
+        if (due.sum() * grid.crop_share >= s.full_share
+                or (s.jokers_whole and (due & jokers).any())
+                or (s.settle_whole and settled.any())):
             return self._look_again_everywhere(st, frame_bgr, thumb, now)
         backend = self._tile_backend(grid)
         fresh: list[tuple[int, CornerDetection]] = []

@@ -141,7 +141,7 @@ def test_noise_a_shaking_camera_and_a_change_of_light_are_not_a_change() -> None
 
 
 def test_the_finder_looks_again_only_where_the_table_changed_and_keeps_the_rest() -> None:
-    s = RegionSettings(hold=2, refresh=1)
+    s = RegionSettings(hold=2, refresh=1, settle_whole=False)
     det = FakeDetector()
     stream = StreamDetector(det, s)
     grid = TileGrid.build((H, W), s)
@@ -212,7 +212,7 @@ def test_a_bumped_camera_gets_its_corners_moved_and_a_fixed_shape_finder_looks_a
 def test_a_tile_holding_a_joker_is_looked_at_in_the_whole_frame() -> None:
     """The finder's joker indices are faint and it finds them less often in a tile: where one
     lies, a change is looked at in the whole frame, elsewhere in tiles."""
-    stream = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0))
+    stream = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0, settle_whole=False))
     grid = TileGrid.build((H, W))
     x1, y1, _x2, _y2 = grid.core(7)
     scene = put_square(table(), x1 + 40, y1 + 40, side=30)  # a joker in core 7
@@ -223,10 +223,58 @@ def test_a_tile_holding_a_joker_is_looked_at_in_the_whole_frame() -> None:
     scene = put_square(scene, x1 + 120, y1 + 150)  # beside the joker: the whole frame
     assert [c.card for c in stream.detect_corners(camera(scene, 2))].count("QH") == 2
     assert (stream.stats.whole, stream.stats.tiles) == (2, 1)
-    plain = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0, jokers_whole=False))
+    plain = StreamDetector(FakeDetector(), RegionSettings(hold=0, refresh=0, jokers_whole=False, settle_whole=False))
     plain.detect_corners(camera(scene, 3))
     plain.detect_corners(camera(put_square(scene, x1 + 10, y1 + 180), 4))
     assert (plain.stats.whole, plain.stats.tiles) == (1, 1)
+
+
+class FlickeringNamer(FakeDetector):
+    """Names a joker's index the queen of hearts on the frames listed (a namer's flicker)."""
+
+    def __init__(self, flicker: set[int]) -> None:
+        super().__init__()
+        self.flicker, self.frame = flicker, -1
+
+    def name_corners(self, frame: np.ndarray, corners: list[CornerDetection]) -> list[CornerDetection]:
+        self.frame += 1
+        if self.frame in self.flicker:
+            return [CornerDetection("QH", c.conf, c.box) for c in corners]
+        return corners
+
+
+def test_a_joker_read_as_another_card_for_a_frame_keeps_its_tile_looked_at_whole() -> None:
+    """The tile of a joker stays a joker's tile for ``joker_memory`` frames after the namer
+    last called it one."""
+    grid = TileGrid.build((H, W))
+    x1, y1, _x2, _y2 = grid.core(7)
+    joker = put_square(table(), x1 + 40, y1 + 40, side=30)
+    for memory, looks in [(3, (2, 0)), (0, (1, 1))]:
+        stream = StreamDetector(FlickeringNamer({1}), RegionSettings(hold=0, refresh=0, settle_whole=False,
+                                                                     joker_memory=memory))
+        stream.detect_corners(camera(joker, 0))
+        stream.detect_corners(camera(joker, 1))  # read as a queen here
+        # an index put down beside the joker: whole frame only while the joker is remembered
+        stream.detect_corners(camera(put_square(joker, x1 + 120, y1 + 150), 2))
+        assert (stream.stats.whole, stream.stats.tiles) == looks, memory
+
+
+def test_the_frame_a_tile_stops_changing_is_looked_at_whole() -> None:
+    """The hand has left and the cards it put down lie still: the finder reads them on the
+    whole frame (where it finds faint joker indices that a tile misses), then keeps them."""
+    grid = TileGrid.build((H, W))
+    x1, y1, _x2, _y2 = grid.core(10)
+    scene = table()
+    played = put_square(scene, x1 + 50, y1 + 60)
+    for settle, looks in [(True, [(0, 1), (1, 0), (0, 0), (0, 0)]), (False, [(0, 1), (0, 1), (0, 0), (0, 0)])]:
+        stream = StreamDetector(FakeDetector(), RegionSettings(hold=1, refresh=0, settle_whole=settle))
+        stream.find_corners(camera(scene, 0))
+        got = []
+        for t in range(1, 5):  # the card lands on frame 1 and lies still
+            before = (stream.stats.whole, stream.stats.tiles)
+            assert centres(stream.find_corners(camera(played, t))) == [(x1 + 60.0, y1 + 70.0)]
+            got.append((stream.stats.whole - before[0], stream.stats.tiles - before[1]))
+        assert got == looks, settle
 
 
 def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
@@ -252,7 +300,8 @@ def test_the_pipeline_streams_a_model_detector_only_when_asked() -> None:
     assert isinstance(Pipeline(Oracle(), 4, regions=RegionSettings()).detector, Oracle)
 
 
-@pytest.mark.parametrize("bad", [dict(core_px=16), dict(hold=-1), dict(min_changed=0), dict(full_share=0)])
+@pytest.mark.parametrize("bad", [dict(core_px=16), dict(hold=-1), dict(min_changed=0), dict(full_share=0),
+                                 dict(joker_memory=-1)])
 def test_settings_out_of_range_are_refused(bad) -> None:
     with pytest.raises(ValueError):
         RegionSettings(**bad)
