@@ -114,6 +114,7 @@ class Track:
     code: str | None = None  # fixed when committed
     play: int | None = None  # the play that reported it
     later: Counter[str] = field(default_factory=Counter)  # codes read (frames) after it was reported
+    read_as_code: float = -1e9  # when its reported code was last read where it lies
 
     @property
     def best(self) -> str:
@@ -536,6 +537,8 @@ class ZoneTracker:
             elif len(tr.points) < 4:
                 tr.points.append(q)
         tr.last_seen = t
+        if tr.committed:
+            tr.read_as_code = t
 
     def _hopeless(self, tr: Track, t: float) -> bool:
         """Seen in too few frames for too long: noise, not a card (it would block the zone)."""
@@ -640,6 +643,7 @@ class ZoneTracker:
         restored = self._restore(cands, codes, t) or self._moved(cands, codes, t)
         for tr, code in zip(cands, codes, strict=True):
             tr.committed = True
+            tr.read_as_code = t
             tr.code = code
         if restored:
             return []
@@ -855,8 +859,11 @@ class ZoneTracker:
         """Are these "new" cards old ones that were moved?
 
         Within a zone: every new card is a card reported there before (:func:`_same_card`),
-        at most ``nudge_mm`` away, that is no longer in sight (a player straightening or
-        pushing their play); the moved cards keep the codes they were reported with
+        at most ``nudge_mm`` away, that is no longer in sight or no longer read as its code
+        (a player straightening or pushing their play: a pushed fan's next card can slide onto
+        where a card lay and keep its track seen; at gouji-yucheng-1000 t=23.4 the 8C of a
+        pushed 8C 8D 8S 8S kept the 8D's track in sight, and the 8D found a few cm on was
+        a phantom play); the moved cards keep the codes they were reported with
         (``codes`` is updated).  Into the shared pile: the new cards are
         (nearly) all the cards, two or more, of one other zone that vanished there just
         before (a trick pushed into the centre).
@@ -866,7 +873,7 @@ class ZoneTracker:
         # within the zone: every new card is a card reported here before, a few cm away,
         # that is no longer in sight (a new play laid over old cards hides them too, but
         # it brings cards that were not there)
-        hidden = [tr for tr in self.tracks if tr.committed and tr.last_seen < t - SIGHT_S]
+        hidden = [tr for tr in self.tracks if tr.committed and tr.read_as_code < t - SIGHT_S]
         hits: list[Track] = []
         for tr, code in zip(cands, codes, strict=True):
             gaps = [(min(_dist(p, q) for p in tr.points for q in o.points), o)

@@ -212,6 +212,20 @@ def test_a_pushed_card_read_with_another_suit_is_still_moved_not_played():
     assert seg.on_table()["seat0"] == ["10C"]
 
 
+def test_a_fan_pushed_along_itself_is_moved_not_played():
+    """Pushed a card's width along its own line, each card of the fan slides onto where the
+    next one lay: the 8C is read where the 8D was, which is so not hidden, yet the 8D is the
+    8D moved, not a new 8D (gouji-yucheng-1000 t=23.4 had made a phantom 8D)."""
+    x, y = seat0_xy()
+    codes = ["8C", "8D", "8S", "8S"]
+    frames = [fan(codes, x, y)] * 12
+    frames += [fan(codes, x + d, y) for d in (4, 9, 14)]  # slid over three frames, no hand seen
+    frames += [fan(codes, x + 20, y)] * 20
+    plays, _, seg = run(frames)
+    assert [sorted(p.cards) for p in plays] == [sorted(codes)]
+    assert sorted(seg.on_table()["seat0"]) == sorted(codes)
+
+
 def test_a_card_of_the_same_rank_laid_where_one_was_hidden_is_a_play():
     """A 10S that never reads as the 10C it covers is a new card, not the 10C moved."""
     x, y = seat0_xy()
