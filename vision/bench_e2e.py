@@ -138,7 +138,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
              adapt_steps: int = 0,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True,
-             stream: bool = False) -> DealScore:
+             stream: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
     from cardref.vision.plays import SegmenterSettings, for_game, tuned
@@ -493,8 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="camera resolution of the simulated videos (default 1280x720; see cardref simulate)")
     ap.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0, help="detector tiling (see cardref watch)")
     ap.add_argument("--stride", type=int, default=1, help="process every Nth frame")
-    ap.add_argument("--stream", action="store_true",
-                    help="the finder looks again only where the table changed (default: at every whole frame)")
+    ap.add_argument("--whole-frames", action="store_true",
+                    help="the finder looks at every whole frame (default: again only where the table changed)")
     ap.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
                     help="a play-segmenter setting (see cardref watch --tune); repeatable")
     ap.add_argument("--realtime", action="store_true",
@@ -577,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
                              enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution,
-                             stream=args.stream)
+                             stream=not args.whole_frames)
                 scores.append(s)
                 if not args.json:
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
@@ -627,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
               f"for {tot['video_fps']} fps video; wall {summary['wall_s']} s")
         if tot.get("finder_share") is not None:
             print(f"the finder looked at {100 * tot['finder_share']:.1f}% of the pixels of the frames it saw "
-                  "(--stream: again only where the table changed)")
+                  "(again only where the table changed; --whole-frames: 100%)")
     return 0
 
 

@@ -23,7 +23,7 @@ from cardref.engine.events import GAME_SEATS, AnyEvent, CorrectEvent, DealEvent,
 
 from .calibration import BumpWatcher, Calibration, CalibrationError, calibrate_from_markers, ensure_layout
 from .capture import Frame
-from .detector.regions import LookStats, RegionSettings, StreamDetector
+from .detector.regions import DEFAULT_REGIONS, LookStats, RegionSettings, StreamDetector
 from .plays import PlayObservation, PlayRevision, PlaySegmenter, SegmenterSettings, ZoneCleared
 from .types import CardDetection
 from .zones import DEFAULT_TABLE_MM, to_table
@@ -68,15 +68,15 @@ class Pipeline:
     def __init__(self, detector: FrameDetector, seats: int, calibration: Calibration | None = None, *,
                  settings: SegmenterSettings | None = None, table_mm: tuple[float, float] = DEFAULT_TABLE_MM,
                  watch_bumps: bool = True, tiles: int = 0,
-                 regions: RegionSettings | None = None) -> None:
+                 regions: RegionSettings | None = DEFAULT_REGIONS) -> None:
         """``tiles``: 0 runs the detector on the whole frame; 1 on the table's part of it
         only; 2 or 4 on that part cut into overlapping halves or quarters (more pixels per
         card for a detector with a fixed input size, at 2 or 4 times the cost).
 
-        ``regions``: with ``tiles`` 0, a model detector's finder looks again only at the parts
-        of each frame that changed (:mod:`cardref.vision.detector.regions`: about 1.5 times the
-        frames per second, and on the simulated deals 98.5 % of plays exact instead of 99.2 %);
-        ``None`` (the default) looks at every whole frame."""
+        ``regions`` (the default): with ``tiles`` 0, a model detector's finder looks again only
+        at the parts of each frame that changed (:mod:`cardref.vision.detector.regions`: about
+        1.5 times the frames per second of whole frames, as many plays exact on the simulated
+        deals); ``None`` has it look at every whole frame."""
         if tiles not in (0, 1, 2, 4):
             raise ValueError(f"tiles must be 0, 1, 2 or 4, not {tiles}")
         self.tiles = tiles

@@ -47,10 +47,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tiles", type=int, choices=(0, 1, 2, 4), default=0,
                    help="run the detector on the whole frame (0), the table only (1), or the table cut in 2 or 4 "
                         "overlapping parts (more pixels per card, 2-4x the time)")
-    p.add_argument("--stream", action="store_true",
-                   help="after the first frame the finder looks again only at the parts of the table that changed "
-                        "(about 1.5 times the frames per second; on simulated deals 98.5 %% of plays exact instead of "
-                        "99.2 %%: faint joker indices are found less often in a tile)")
+    p.add_argument("--whole-frames", action="store_true",
+                   help="have the finder look at every whole frame (by default, after the first frame it looks again "
+                        "only at the parts of the table that changed and at the frame where they settle: about 1.5 "
+                        "times the frames per second)")
     p.add_argument("--stride", type=int, default=1, help="files: process every Nth frame (live sources skip by themselves)")
     p.add_argument("--settle", type=float, default=0.5, help="seconds new cards must stay put to be a play (0.5)")
     p.add_argument("--tune", action="append", default=[], metavar="KEY=VALUE",
@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         pipeline = Pipeline(detector, seats, calibration, settings=settings, table_mm=table_mm, tiles=args.tiles,
-                            regions=DEFAULT_REGIONS if args.stream else None)
+                            regions=None if args.whole_frames else DEFAULT_REGIONS)
     except CalibrationError as exc:
         _err(f"{exc} [{exc.code}]")
         source.close()

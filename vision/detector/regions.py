@@ -4,8 +4,9 @@ A referee camera looks at a still table most of the time; between two frames onl
 and the cards it moves change.  :class:`StreamDetector` runs the corner finder on the whole
 first frame, then only on the tiles of the frame that changed since the finder last saw
 them, and keeps the corners it found earlier everywhere else.  On the simulated deals the
-finder then looks at under half of the frame's pixels per frame (``cardref bench e2e
---stream`` prints the share).
+finder then looks at under half of the frame's pixels per frame (``cardref bench e2e``
+prints the share).  ``cardref watch``, the dashboard and ``cardref bench e2e`` use it unless
+told ``--whole-frames``.
 
 - The frame is cut into a grid of *cores* (:class:`TileGrid`); the finder looks at a core
   with a ``margin`` of context around it (a *crop*, one fixed size for every tile, so the

@@ -288,9 +288,10 @@ def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
     assert stream.stats.whole == 2
 
 
-def test_the_pipeline_streams_a_model_detector_only_when_asked() -> None:
+def test_the_pipeline_streams_a_model_detector_unless_told_to_look_at_whole_frames() -> None:
     assert isinstance(Pipeline(FakeDetector(), 4, regions=RegionSettings()).detector, StreamDetector)
-    assert not isinstance(Pipeline(FakeDetector(), 4).detector, StreamDetector)  # whole frames by default
+    assert isinstance(Pipeline(FakeDetector(), 4).detector, StreamDetector)  # the default
+    assert not isinstance(Pipeline(FakeDetector(), 4, regions=None).detector, StreamDetector)  # whole frames
     assert not isinstance(Pipeline(FakeDetector(), 4, tiles=1, regions=RegionSettings()).detector, StreamDetector)
 
     class Oracle:
