@@ -169,6 +169,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector.use_deck(enrolled)
         if regions is not None:  # a fresh stream per deal: its first frame is looked at whole
             detector = StreamDetector(detector, regions)
+            detector.prepare((resolution[1], resolution[0]))  # compiled before the video's clock starts
             looks = detector.stats
         if detections_dir is not None:
             detector = ReplayDetector(detector, detections_dir / detections_key(

@@ -317,6 +317,14 @@ class StreamDetector:
     def reset(self) -> None:
         self._state = None
 
+    def prepare(self, frame_hw: tuple[int, int]) -> None:
+        """Make the finder's tile-sized copy for frames of ``frame_hw`` (height, width) now
+        (OpenVINO compiles it in about 3 s), not on the stream's first frame: a live camera
+        would otherwise move on by 3 s of frames while it compiles."""
+        grid = TileGrid.build(frame_hw, self.settings)
+        if grid is not None:
+            self._tile_backend(grid)
+
     # the looking
     def _tile_backend(self, grid: TileGrid):  # noqa: ANN202 - a CornerDetector or None
         return tile_backend(self.detector.backend, grid.crop_hw)

@@ -277,6 +277,21 @@ def test_the_frame_a_tile_stops_changing_is_looked_at_whole() -> None:
         assert got == looks, settle
 
 
+def test_the_tile_finder_can_be_made_before_the_first_frame() -> None:
+    det = FakeDetector()
+    made = []
+    at_shape = det.backend.at_shape
+    det.backend.at_shape = lambda shape: made.append(shape) or at_shape(shape)
+    stream = StreamDetector(det)
+    stream.prepare((H, W))
+    assert made == [TileGrid.build((H, W)).crop_hw]
+    stream.find_corners(camera(table(), 0))
+    stream.find_corners(camera(put_square(table(), 600, 300), 1))
+    assert len(made) == 1 and stream.stats.tiles > 0  # made once, used by the stream
+    stream.prepare((200, 300))  # too small for tiles: nothing to make
+    assert len(made) == 1
+
+
 def test_cards_come_through_detect_and_reset_starts_the_stream_again() -> None:
     stream = StreamDetector(FakeDetector())
     scene = put_square(table(), 600, 300)
