@@ -354,3 +354,35 @@ def test_one_reading_is_one_inference_for_all_outputs(monkeypatch: pytest.Monkey
     assert namer.has_features
     probs, feats = namer.read([crop_corner(_frame(), b) for b in (RED, BLUE, GREY)])
     assert len(calls) == 1 and probs.shape[0] == feats.shape[0] == 3
+
+
+class SpeckBackend(GridBackend):
+    """A close-up's indices (``px`` tall) plus one speck 6 px across, found at confidence 0.2."""
+
+    def detect_corners(self, frame):  # noqa: ANN001, ANN201
+        return [*super().detect_corners(frame), CornerDetection("?", 0.2, (500.0, 500.0, 506.0, 506.0))]
+
+
+@pytest.mark.parametrize("n, px, hw, speck_kept", [
+    (5, 80.0, (640, 640), False),    # a phone close-up: a 6 px speck among 80 px indices is noise
+    (5, 14.0, (720, 1280), True),    # a webcam frame: a joker's star may be this small; never filtered
+    (1, 80.0, (640, 640), True),     # one sure index (two with the shrunk look): too few to tell
+])
+def test_a_close_ups_specks_are_dropped_not_a_webcam_frames(n, px, hw, speck_kept) -> None:
+    """SPECK_SHARE: in a close-up, a box far smaller than the photo's confident indices is a
+    speck the namer would read as a joker's star (the real photos' salt-and-pepper dots)."""
+    from cardref.vision.detector import PHOTO_SCALES
+
+    found = Detector(SpeckBackend(n, px), scales=PHOTO_SCALES).find_corners(np.zeros((*hw, 3), np.uint8))
+    assert any(c.box == (500.0, 500.0, 506.0, 506.0) for c in found) is speck_kept
+    # the indices themselves are all kept (each look's: the close-up is also looked at shrunk)
+    assert sum(c.conf == 0.9 and c.box[1] == 10.0 for c in found) == n
+
+
+def test_drop_specks_keeps_boxes_at_a_quarter_of_the_median() -> None:
+    from cardref.vision.detector import SPECK_SHARE, drop_specks
+
+    sure = [CornerDetection("?", 0.9, (0.0, 0.0, 40.0, 80.0)) for _ in range(3)]
+    at_share = CornerDetection("?", 0.1, (0.0, 0.0, 10.0, 80.0 * SPECK_SHARE))
+    below = CornerDetection("?", 0.1, (0.0, 0.0, 5.0, 80.0 * SPECK_SHARE - 1))
+    assert drop_specks([*sure, at_share, below]) == [*sure, at_share]
