@@ -204,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         _err(f"{exc} [{exc.code}]")
         source.close()
         return 2
+    width, height = getattr(source, "size", (0, 0)) or (0, 0)
+    pipeline.prepare((height, width))  # the stream detector's compile, before the first frame
     # the log: never clobber what is there
     exists = os.path.exists(args.out) and os.path.getsize(args.out) > 0
     if exists and not (args.append or args.force):

@@ -386,3 +386,17 @@ def test_the_stream_detector_reads_a_simulated_deal_as_the_whole_frame_detector_
                 differ += 1
     assert agree >= 200 and differ <= agree * 0.03, (agree, differ)
     assert stream.stats.frames == 60 and stream.stats.share < 0.7, stream.stats
+
+
+def test_the_pipeline_prepares_the_stream_before_the_first_frame() -> None:
+    """cardref watch calls Pipeline.prepare with the source's size: the tile-sized finder is
+    made then, not while a live camera's first frames go by."""
+    made: list[tuple[int, int]] = []
+    det = FakeDetector()
+    at_shape = det.backend.at_shape
+    det.backend.at_shape = lambda shape: made.append(shape) or at_shape(shape)
+    Pipeline(det, 4).prepare((H, W))
+    assert made == [TileGrid.build((H, W)).crop_hw]
+    Pipeline(det, 4, regions=None).prepare((H, W))  # whole frames: nothing to make
+    Pipeline(det, 4).prepare((0, 0))  # a source that cannot tell its size: nothing yet
+    assert len(made) == 1
