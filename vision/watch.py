@@ -101,8 +101,8 @@ class Pipeline:
         """Ready the detector for frames of ``frame_hw`` (height, width) before the first one:
         the stream detector compiles its tile-sized finder now (about 3 s), not on the first
         frame of a live camera.  Nothing to do for whole frames or an unknown size."""
-        if self.looks is not None and min(frame_hw) > 0:
-            self.detector.prepare(frame_hw)  # type: ignore[attr-defined] - a StreamDetector
+        if isinstance(self.detector, StreamDetector) and min(frame_hw) > 0:
+            self.detector.prepare(frame_hw)
 
     def set_calibration(self, cal: Calibration) -> None:
         cal = ensure_layout(cal, self.seats)

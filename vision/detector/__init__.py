@@ -42,7 +42,7 @@ from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .int8 import int8_sibling, is_fresh, is_int8_copy, prefer_int8
 from .joker_ink import settle_jokers
-from .merge import DEFAULT_MERGE, MergeSettings, merge_corners
+from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
 
 __all__ = [
@@ -212,7 +212,7 @@ def at_camera_scale(corners: list[CornerDetection], frame_hw: tuple[int, int], s
 
     h, w = frame_hw
     r = finder_scale((max(1, round(w * scale)), max(1, round(h * scale)))) * scale
-    sizes = [_longer_side(c) * r for c in corners if c.conf >= CAMERA_SCALE_CONF]
+    sizes = [index_size(c) * r for c in corners if c.conf >= CAMERA_SCALE_CONF]
     return len(sizes) >= CAMERA_SCALE_MIN_CORNERS and float(np.median(sizes)) < CAMERA_SCALE_INDEX_PX
 
 
@@ -229,15 +229,11 @@ SPECK_SHARE = 0.25
 def drop_specks(corners: list[CornerDetection], share: float = SPECK_SHARE) -> list[CornerDetection]:
     """A close-up photo's ``corners`` less the boxes far smaller than its confident indices
     (see SPECK_SHARE); unchanged when fewer than CAMERA_SCALE_MIN_CORNERS are confident."""
-    sizes = [_longer_side(c) for c in corners if c.conf >= CAMERA_SCALE_CONF]
+    sizes = [index_size(c) for c in corners if c.conf >= CAMERA_SCALE_CONF]
     if len(sizes) < CAMERA_SCALE_MIN_CORNERS:
         return corners
     least = share * float(np.median(sizes))
-    return [c for c in corners if _longer_side(c) >= least]
-
-
-def _longer_side(c: CornerDetection) -> float:
-    return max(c.box[2] - c.box[0], c.box[3] - c.box[1])
+    return [c for c in corners if index_size(c) >= least]
 
 
 #: Boxes from two scales overlapping more than this are one index.

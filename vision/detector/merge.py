@@ -143,7 +143,8 @@ class MergeSettings:
 DEFAULT_MERGE = MergeSettings()
 
 
-def _size(c: CornerDetection) -> float:
+def index_size(c: CornerDetection) -> float:
+    """An index's size, the merge's unit: its box's longer side (never 0)."""
     x1, y1, x2, y2 = c.box
     return max(x2 - x1, y2 - y1, 1e-6)
 
@@ -163,7 +164,7 @@ def pair_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = 
     """How well two same-code indices fit one card (lower is better), or ``None`` if they cannot."""
     if a.card != b.card:
         return None
-    sa, sb = _size(a), _size(b)
+    sa, sb = index_size(a), index_size(b)
     size_ratio = max(sa, sb) / min(sa, sb)
     if size_ratio > settings.max_size_ratio:
         return None
@@ -208,7 +209,7 @@ def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings,
     kept: list[CornerDetection] = []
     for c in corners:  # best first
         cx, cy = c.center
-        if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(_size(c) * _size(k))
+        if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(index_size(c) * index_size(k))
                for k in kept for kx, ky in [k.center]):
             continue
         kept.append(c)
@@ -223,7 +224,7 @@ def _blocked(a: CornerDetection, b: CornerDetection, others: list[tuple[tuple[fl
     length2 = dx * dx + dy * dy
     if length2 <= 0:
         return False
-    s = math.sqrt(_size(a) * _size(b))
+    s = math.sqrt(index_size(a) * index_size(b))
     mx, my = (ax + bx) / 2, (ay + by) / 2
     disc2 = settings.blocker_disc ** 2 * length2
     for (ox, oy), _ in others:
@@ -282,7 +283,7 @@ def _card(corners: Sequence[CornerDetection]) -> CardDetection:
 
 def _pair_ratio(a: CornerDetection, b: CornerDetection) -> float:
     (ax, ay), (bx, by) = a.center, b.center
-    return math.hypot(bx - ax, by - ay) / math.sqrt(_size(a) * _size(b))
+    return math.hypot(bx - ax, by - ay) / math.sqrt(index_size(a) * index_size(b))
 
 
 def _card_proportioned(a: float, b: float, settings: MergeSettings) -> bool:
@@ -352,7 +353,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
     for i, a in enumerate(pairs):
         if i in used:
             continue
-        s = math.sqrt(_size(a[0]) * _size(a[1]))
+        s = math.sqrt(index_size(a[0]) * index_size(a[1]))
         for j in range(i + 1, len(pairs)):
             b = pairs[j]
             if j in used or b[0].card != a[0].card:
@@ -368,7 +369,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
         group = pair
         (ax, ay), (bx, by) = pair[0].center, pair[1].center
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        s = math.sqrt(_size(pair[0]) * _size(pair[1]))
+        s = math.sqrt(index_size(pair[0]) * index_size(pair[1]))
         # the other diagonal: the same length, turned by twice the diagonal's angle to a side
         half = math.atan2(settings.card_aspect, 1.0)
         spots = []
@@ -404,7 +405,7 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
     for i in range(len(group)):
         for j in range(i + 1, len(group)):
             (ax, ay), (bx, by) = group[i].center, group[j].center
-            s = math.sqrt(_size(group[i]) * _size(group[j]))
+            s = math.sqrt(index_size(group[i]) * index_size(group[j]))
             length = math.hypot(bx - ax, by - ay)
             if abs(math.log(length / s / settings.expected_ratio)) <= settings.max_cost / 2 \
                     and not _blocked(group[i], group[j], others, settings):
@@ -437,7 +438,7 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
 def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tuple[CornerDetection, ...]]:
     if settings.same_place_ratio > 0:
         corners = _drop_duplicates(sorted(corners, key=_order_key), settings, settings.same_place_ratio)
-    centres = [(c.center, _size(c)) for c in corners]
+    centres = [(c.center, index_size(c)) for c in corners]
     by_code: dict[str, list[CornerDetection]] = {}
     for c in corners:
         by_code.setdefault(c.card, []).append(c)
@@ -485,7 +486,7 @@ def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
     singles = [g[0] for g in groups if len(g) == 1 and g[0].alts]
     if len(singles) < 2:
         return groups
-    centres = [(c.center, _size(c)) for g in groups for c in g]
+    centres = [(c.center, index_size(c)) for g in groups for c in g]
     found: list[tuple[float, float, int, int, CornerDetection, CornerDetection]] = []
     for i, a in enumerate(singles):
         for j in range(i + 1, len(singles)):
