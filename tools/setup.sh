@@ -50,7 +50,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.cardref-installed
-fingerprint=$(cat pyproject.toml setup.py | sha256sum | cut -d' ' -f1)
+fingerprint=$(sha256sum pyproject.toml | cut -d" " -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fingerprint" ]; then
   log "installing PyTorch 2.14.1 / torchvision 0.29.1 (pinned)"
   .venv/bin/python -m pip install -q --upgrade pip
