@@ -6,7 +6,7 @@ logs; :mod:`.report` writes match reports; :mod:`.tournament` runs tournaments.
 """
 
 from .recorder import LockedError, Recorded, Recorder, rejudge_table, table_rows
-from .store import Appended, EventStore, StoredEvent, StoreError, open_store
+from .store import Appended, EventStore, StoredEvent, StoreDisconnected, StoreError, TableBusy, open_store
 
 __all__ = ["Appended", "EventStore", "LockedError", "Recorded", "Recorder", "StoreDisconnected", "StoreError", "StoredEvent",
-           "open_store", "rejudge_table", "table_rows"]
+           "TableBusy", "open_store", "rejudge_table", "table_rows"]

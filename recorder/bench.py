@@ -10,20 +10,24 @@ SHA-256 over the stored lines in order must equal what the writer sent.
         --db sqlite --db postgresql://cardref:cardref@127.0.0.1:55432/cardref_test
     cardref bench store --writers 8 --events 300 --batch 1 --judge    # the live path
 
-``--db sqlite`` uses a fresh file in a temporary folder (or give a path); a PostgreSQL URL
-gets a fresh schema, dropped afterwards.  Figures depend on the disk's fsync latency
+``--db sqlite`` uses a fresh file in a temporary folder.  A path names where the throwaway
+store goes (to measure that disk): it must not exist yet, since the benchmark writes its
+``bench-N`` tables there and removes the file after each run, so a real store is never
+touched.  A PostgreSQL URL gets a fresh schema, dropped afterwards.  Figures depend on the disk's fsync latency
 (SQLite ``--sync full``) and on the CPU: they are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import multiprocessing as mp
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 import uuid
@@ -84,8 +88,31 @@ def _fresh_target(target: str, tmp: str) -> tuple[str, Any]:
                 conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
         return f"{target}{sep}options={quote(f'-csearch_path={schema}')}", drop
-    path = os.path.join(tmp, f"bench-{uuid.uuid4().hex[:8]}.db") if target == "sqlite" else target
-    return path, lambda: None
+    if target == "sqlite":
+        return os.path.join(tmp, f"bench-{uuid.uuid4().hex[:8]}.db"), lambda: None
+    refuse_existing(target)
+
+    def remove() -> None:  # only what this run created: the path did not exist before it
+        for suffix in ("", "-wal", "-shm", "-journal", "-writer.lock"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(target + suffix)
+
+    return target, remove
+
+
+class BenchTargetError(ValueError):
+    """A ``--db`` the benchmark must not write to (an existing file: maybe a real store)."""
+
+
+def refuse_existing(path: str) -> None:
+    """Raise :class:`BenchTargetError` when ``path`` exists: the benchmark writes only to a
+    store it creates, never into one that may hold real tables."""
+    if path.startswith("sqlite:///"):
+        path = path[len("sqlite:///"):]
+    if os.path.lexists(path):
+        raise BenchTargetError(f"{path} exists: cardref bench store writes its bench-N tables only into a new "
+                               f"throwaway store (removed after each run); give a path that does not exist yet, "
+                               f"or 'sqlite' for a temporary file")
 
 
 def run_once(target: str, *, writers: int, events: int, batch: int, judge: bool, sync: str,
@@ -134,8 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="cardref bench store", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", action="append", default=None,
-                   help="'sqlite' (a fresh temporary file), a SQLite path, or a postgresql:// URL; repeat for "
-                        "several (default: sqlite, plus $CARDREF_TEST_PG when set)")
+                   help="'sqlite' (a fresh temporary file), a SQLite path that does not exist yet (a throwaway "
+                        "store there, removed after each run; an existing file is refused, so a real store is "
+                        "never written), or a postgresql:// URL (a fresh schema, dropped after); repeat for several "
+                        "(default: sqlite, plus $CARDREF_TEST_PG when set)")
     p.add_argument("--writers", type=int, default=8, help="concurrent writer processes, one table each (8)")
     p.add_argument("--events", type=int, default=4000, help="events per writer (4000)")
     p.add_argument("--batch", type=int, nargs="+", default=[500],
@@ -146,6 +175,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = p.parse_args(list(argv) if argv is not None else None)
     targets = args.db or ["sqlite", *([os.environ["CARDREF_TEST_PG"]] if os.environ.get("CARDREF_TEST_PG") else [])]
+    for target in targets:
+        if target != "sqlite" and not target.startswith(("postgresql://", "postgres://")):
+            try:
+                refuse_existing(target)
+            except BenchTargetError as exc:
+                print(f"cardref bench store: {exc}", file=sys.stderr)
+                return 2
     ok = True
     with tempfile.TemporaryDirectory(prefix="cardref-bench-") as tmp:
         for target in targets:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,14 +20,31 @@ def add_db_argument(p: argparse.ArgumentParser) -> None:
 
 @contextmanager
 def opened(args: argparse.Namespace) -> Iterator[EventStore]:
+    """The store of ``--db``, closed afterwards.  Every way a store fails (cannot be opened,
+    not a store, damaged, busy) comes out as a :class:`CommandError` naming the store."""
     try:
         store = open_store(getattr(args, "db", None))
     except StoreError as exc:
         raise CommandError(str(exc)) from exc
+    except sqlite3.Error as exc:  # pragma: no cover - open_store turns these into StoreError
+        raise CommandError(f"cannot open the store {getattr(args, 'db', None)}: {exc}") from exc
     try:
         yield store
+    except StoreError as exc:
+        raise CommandError(str(exc)) from exc
+    except sqlite3.Error as exc:
+        raise CommandError(damaged(store.url, exc)) from exc
     finally:
         store.close()
+
+
+def damaged(where: str, exc: BaseException) -> str:
+    """The sentence for a SQLite error met while using the store at ``where``."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return f"the store {where} is busy ({text}): another program holds it; try again when it has finished"
+    return (f"the store {where} is damaged ({text}); nothing more was written to it: restore it from a backup, "
+            f"or give another --db")
 
 
 class CommandError(Exception):

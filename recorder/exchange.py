@@ -16,6 +16,9 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from cardref.engine.eventlog import loads_line
+from cardref.engine.events import EventError
+
 from .recorder import Recorder
 from .segments import Segment, segment
 from .store import EventStore, to_line
@@ -65,34 +68,37 @@ def import_lines(store: EventStore, lines: Iterable[str], table_id: str, *, name
 
     The log's ``correct`` refs count from its own first line; when the table already has
     events they are shifted by the table's length so they still point at the same lines.
-    Each batch of ``batch`` lines is one transaction.
+    The lines are read first; then the whole import (the new match and every line) is one
+    transaction: an import that fails or is killed midway leaves nothing, so importing
+    again records the log once.  ``batch`` lines are judged and written at a time, inside
+    that transaction.
     """
     recorder = recorder or Recorder(store)
-    store.ensure_table(table_id)
+    texts = [text for text in map(to_line, lines) if text]  # read first: the transaction never waits on input
+    if not texts:
+        raise ValueError(f"the log for table {table_id!r} has no events (it is empty or only blank lines): "
+                         f"nothing was imported")
+    try:
+        with store.transaction():
+            return _import_in_tx(store, texts, table_id, name, recorder, batch)
+    except BaseException:
+        recorder.forget(table_id)  # its judges saw lines that were rolled back
+        raise
+
+
+def _import_in_tx(store: EventStore, texts: list[str], table_id: str, name: str | None,
+                  recorder: Recorder, batch: int) -> ImportResult:
     match_id = store.start_match(table_id, name or "import")
     info = store.table(table_id)
     offset = info.events if info else 0
     result = ImportResult(table_id, match_id, offset)
-    pending: list[str] = []
-
-    def flush() -> None:
-        for done in recorder.record_many(table_id, pending):
+    if offset:
+        texts = [_shift_ref(text, offset) if '"correct"' in text else text for text in texts]
+    for k in range(0, len(texts), max(1, batch)):
+        for done in recorder.record_many(table_id, texts[k:k + max(1, batch)]):
             result.count += 1
             result.seqs.append(done.seq)
             result.rejected += done.appended.rejected
-        pending.clear()
-
-    for raw in lines:
-        text = to_line(raw)
-        if not text:
-            continue
-        if offset and '"correct"' in text:
-            text = _shift_ref(text, offset)
-        pending.append(text)
-        if len(pending) >= batch:
-            flush()
-    if pending:
-        flush()
     verdicts = store.verdicts(table_id, offset)
     result.faults = sum(1 for v in verdicts.values() if not v.ok)
     return result
@@ -100,8 +106,8 @@ def import_lines(store: EventStore, lines: Iterable[str], table_id: str, *, name
 
 def _shift_ref(text: str, offset: int) -> str:
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
+        obj = loads_line(text)  # strictly: a line the reader rejects is kept as it is
+    except EventError:
         return text
     if isinstance(obj, dict) and obj.get("type") == "correct" and isinstance(obj.get("ref"), int) \
             and not isinstance(obj.get("ref"), bool) and obj["ref"] >= 0:

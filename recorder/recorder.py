@@ -23,7 +23,7 @@ from cardref.engine.judge import LiveJudge
 from cardref.engine.verdict import Fault, Verdict
 
 from .segments import Segment, local_ref, segment, with_ref
-from .store import Appended, EventStore, JudgeUpdate, StoredEvent, StoreDisconnected
+from .store import Appended, EventStore, JudgeUpdate, StoredEvent, StoreDisconnected, TableBusy
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,8 @@ class Recorder:
                 except _Resync:
                     self.forget(table_id)
                     if attempt == 2:
-                        raise RuntimeError(f"table {table_id}: another writer keeps appending") from None
+                        raise TableBusy(f"table {table_id!r}: another writer keeps appending at the same time, so "
+                                        f"these lines were not recorded: record each table with one writer") from None
                     continue
                 except StoreDisconnected as exc:
                     self.forget(table_id)  # not recorded: judge again from the store and retry

@@ -26,6 +26,7 @@ may lose the last commits; it is much faster on slow disks.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -47,7 +48,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
     fcntl = None  # type: ignore[assignment]
 
 from cardref.engine.cards import CardCodeError, parse_cards
-from cardref.engine.eventlog import LogLine, dump_event, parse_line
+from cardref.engine.eventlog import BOM, LogLine, dump_event, parse_line
 from cardref.engine.events import CorrectEvent, DealEvent, Event
 from cardref.engine.verdict import Fault, Verdict
 
@@ -59,6 +60,10 @@ log = logging.getLogger(__name__)
 
 class StoreError(RuntimeError):
     """A store that cannot be opened or used (newer schema, bad URL, missing driver)."""
+
+
+class TableBusy(StoreError):
+    """Another writer holds the table (see :meth:`EventStore.claim_table`); nothing was written."""
 
 
 class StoreDisconnected(StoreError):
@@ -76,7 +81,8 @@ def now_iso() -> str:
 
 
 def to_line(item: str | bytes | Mapping[str, Any] | Event) -> str:
-    """One log line as text: stripped, NUL-free, valid UTF-8 (what the store keeps)."""
+    """One log line as text: stripped (a byte-order mark too), NUL-free, valid UTF-8 (what
+    the store keeps)."""
     if isinstance(item, Event):
         text = dump_event(item)  # type: ignore[arg-type]
     elif isinstance(item, Mapping):
@@ -85,7 +91,7 @@ def to_line(item: str | bytes | Mapping[str, Any] | Event) -> str:
         text = item.decode("utf-8", errors="replace")
     else:
         text = str(item)
-    text = text.strip()
+    text = text.strip().lstrip(BOM).strip()
     if "\x00" in text:  # never valid in a JSON line and not storable in PostgreSQL text
         text = text.replace("\x00", "\ufffd")
     try:
@@ -268,6 +274,7 @@ class EventStore(ABC):
         self._lock = threading.RLock()
         self._known_tables: set[str] = set()
         self._depth = 0
+        self._held: dict[str, int] = {}
 
     # -- dialect hooks (each back end implements them) --------------------------------
     @abstractmethod
@@ -331,6 +338,39 @@ class EventStore(ABC):
                 raise StoreDisconnected(f"connection lost during a write: {exc}", reconnected=True) from exc
             finally:
                 self._depth -= 1
+
+    @contextmanager
+    def claim_table(self, table_id: str) -> Iterator[None]:
+        """Be the only claiming writer of ``table_id`` for the block; raises :class:`TableBusy`
+        at once, before anything is written, when another store object or process holds it.
+        The claim is an OS file lock (SQLite) or a session advisory lock (PostgreSQL), so it
+        ends with its process.  Writers that do not claim (the library's own appends) are not
+        stopped: the store still keeps their seqs unique."""
+        if self._held.get(table_id):  # this store object holds it already: re-entrant
+            self._held[table_id] += 1
+            try:
+                yield
+            finally:
+                self._held[table_id] -= 1
+            return
+        holder = self._try_claim(table_id)
+        if holder is not None:
+            raise TableBusy(f"table {table_id!r} of the store {self.url} is being recorded by another writer "
+                            f"({holder}); nothing was written: wait until it has finished, or record at another "
+                            f"--table")
+        self._held[table_id] = 1
+        try:
+            yield
+        finally:
+            del self._held[table_id]
+            self._release_claim(table_id)
+
+    def _try_claim(self, table_id: str) -> str | None:
+        """Take the claim of a table; ``None`` when taken, else who holds it (in words)."""
+        return None
+
+    def _release_claim(self, table_id: str) -> None:  # noqa: B027 - an optional hook
+        """Give the claim back."""
 
     def __enter__(self) -> EventStore:
         return self
@@ -716,6 +756,28 @@ def _verdict_row(table_id: str, v: Verdict, at: str) -> tuple[Any, ...]:
     return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, zh, en, at)
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(path: str) -> None:
+    """Raise :class:`StoreError` naming ``path`` when it exists but cannot be a SQLite
+    store (a folder, an unreadable file, a file without SQLite's header), before SQLite
+    opens it: such a file is never written to.  A missing or empty file is a new store."""
+    p = Path(path).expanduser()
+    if p.is_dir():
+        raise StoreError(f"the store {path} is a folder, not a file: give a file path, e.g. {p / 'cardref.db'}")
+    if not p.exists():
+        return
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"cannot read the store {path}: {exc.strerror or exc}") from None
+    if head and head != SQLITE_HEADER:
+        raise StoreError(f"{path} is not a SQLite database, so not a cardref store; it was left as it is: give "
+                         f"another --db (a new file is created), or the store's own file")
+
+
 class SQLiteStore(EventStore):
     dialect = "sqlite"
     pk = "INTEGER PRIMARY KEY AUTOINCREMENT"
@@ -727,25 +789,46 @@ class SQLiteStore(EventStore):
         self.path = path
         self.url = path
         self.sync = sync
+        self._claims: dict[str, int] = {}
         if path != ":memory:":
+            check_sqlite_file(path)
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=60)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open SQLite store {path}: {exc}") from exc
-        self._conn.execute("PRAGMA busy_timeout = 60000")
-        if path != ":memory:":
-            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"cannot put {path} in WAL mode (got {mode})")
-        self._conn.execute(f"PRAGMA synchronous = {'FULL' if sync == 'full' else 'NORMAL'}")
-        self._conn.execute("PRAGMA foreign_keys = ON")
+        try:
+            self._setup()
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise StoreError(f"the store {path} is damaged or not a SQLite database ({exc}); it was left as it "
+                             f"is: restore it from a backup, or give another --db") from exc
+        except BaseException:
+            self._conn.close()
+            raise
         self._lockfile: int | None = None
         if fcntl is not None and path != ":memory:":
             try:
                 self._lockfile = os.open(f"{path}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
             except OSError:
                 self._lockfile = None
+
+    def _setup(self) -> None:
+        """Check that the file is a cardref store (or empty) before anything can write to
+        it, then set the connection up (busy timeout, WAL, synchronous, foreign keys)."""
+        path = self.path
+        self._conn.execute("PRAGMA busy_timeout = 60000")
+        names = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "schema_version" not in names:
+            shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+            raise StoreError(f"{path} is a SQLite database of another program (tables {shown}), not a cardref "
+                             f"store; it was left as it is: give another --db")
+        if path != ":memory:":
+            mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"cannot put {path} in WAL mode (got {mode})")
+        self._conn.execute(f"PRAGMA synchronous = {'FULL' if self.sync == 'full' else 'NORMAL'}")
+        self._conn.execute("PRAGMA foreign_keys = ON")
 
     def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return self._conn.execute(sql, tuple(params))
@@ -790,12 +873,38 @@ class SQLiteStore(EventStore):
                                  (name,)).fetchone()
         return row is not None
 
+    def _try_claim(self, table_id: str) -> str | None:
+        if fcntl is None or self.path == ":memory:":
+            return None
+        folder = Path(f"{self.path}-tables")
+        folder.mkdir(exist_ok=True)
+        name = hashlib.sha256(table_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+            os.close(fd)
+            return holder or "another process"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"process {os.getpid()}, since {now_iso()[:19]}".encode(), 0)
+        self._claims[table_id] = fd
+        return None
+
+    def _release_claim(self, table_id: str) -> None:
+        fd = self._claims.pop(table_id, None)
+        if fd is not None:
+            os.ftruncate(fd, 0)
+            os.close(fd)  # closing the descriptor releases its flock
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
             if self._lockfile is not None:
                 os.close(self._lockfile)
                 self._lockfile = None
+            for table_id in list(self._claims):
+                self._release_claim(table_id)
 
 
 class PostgresStore(EventStore):
@@ -815,6 +924,7 @@ class PostgresStore(EventStore):
         #: how long to keep trying to reach the server after the connection is lost
         self.reconnect_s = float(os.environ.get("CARDREF_DB_RECONNECT_S", "30"))
         self.connect_timeout = int(os.environ.get("CARDREF_DB_CONNECT_TIMEOUT", "10"))
+        self._pg_claims: dict[str, int] = {}
         try:
             self._conn = self._connect()
         except psycopg.Error as exc:
@@ -834,12 +944,17 @@ class PostgresStore(EventStore):
         while True:
             try:
                 self._conn = self._connect()
-                return
+                break
             except self._psycopg.OperationalError as again:
                 if time.monotonic() >= deadline:
                     raise StoreDisconnected(f"cannot reach PostgreSQL again (tried {self.reconnect_s:.0f} s); "
                                             f"nothing more was recorded: {again}") from exc
                 time.sleep(0.5)
+        for table_id, key in list(self._pg_claims.items()):  # session locks went with the old connection
+            if not self._conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+                del self._pg_claims[table_id]
+                raise TableBusy(f"table {table_id!r}: another writer took it while the connection to PostgreSQL "
+                                f"was down; nothing more was recorded here")
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -871,6 +986,26 @@ class PostgresStore(EventStore):
 
     def _lock_schema(self) -> None:
         self._execute("SELECT pg_advisory_xact_lock(7262737)")
+
+    def _claim_key(self, table_id: str) -> int:
+        schema_name = self._conn.execute("SELECT current_schema()").fetchone()[0]
+        digest = hashlib.sha256(f"cardref-table\0{schema_name}\0{table_id}".encode("utf-8", "surrogatepass"))
+        return int.from_bytes(digest.digest()[:8], "big", signed=True)
+
+    def _try_claim(self, table_id: str) -> str | None:
+        key = self._claim_key(table_id)
+        if not self._conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+            return "another connection to this PostgreSQL database"
+        self._pg_claims[table_id] = key
+        return None
+
+    def _release_claim(self, table_id: str) -> None:
+        key = self._pg_claims.pop(table_id, None)
+        if key is not None:
+            try:
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            except self._disconnect_errors:  # the lock went with the connection
+                pass
 
     def _has_table(self, name: str) -> bool:
         row = self._execute("SELECT to_regclass(?)", (name,)).fetchone()

@@ -164,16 +164,38 @@ def save_calibration(cal: Calibration, path: str) -> None:
 
 
 def load_calibration(path: str) -> Calibration:
+    """Read a calibration file written by :func:`save_calibration`.  Every way the file can
+    be wrong (missing, unreadable, not UTF-8 text such as a GBK or binary file, not JSON,
+    a non-finite or over-long number, incomplete) raises :class:`CalibrationError` naming
+    the file, never another exception."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            obj = json.load(fh)
+        with open(path, "rb") as fh:
+            data = fh.read()
     except FileNotFoundError:
         raise CalibrationError("calibration.missing", f"calibration file {path} does not exist") from None
     except OSError as exc:
         raise CalibrationError("calibration.unreadable", f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CalibrationError("calibration.bad_file",
+                               f"{path} is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x}; saved in "
+                               f"another encoding such as GBK, or not a calibration file): save it as UTF-8, or "
+                               f"calibrate again with cardref calibrate") from None
+    try:
+        obj = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise CalibrationError("calibration.bad_file", f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
-    return Calibration.from_json(obj)
+    except (ValueError, RecursionError) as exc:
+        raise CalibrationError("calibration.bad_file", f"{path} is not a usable calibration ({exc})") from None
+    try:
+        return Calibration.from_json(obj)
+    except CalibrationError as exc:
+        raise CalibrationError(exc.code, f"{path}: {exc}") from None
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a calibration may hold")
 
 
 def calibrate_manual(corners_px: Sequence[Sequence[float]], image_size: tuple[int, int],

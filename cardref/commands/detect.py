@@ -123,6 +123,12 @@ def run(args: argparse.Namespace) -> int:
     except DetectorError as exc:
         _err(str(exc))
         return 2
+    except ModuleNotFoundError as exc:  # the models/ folder (package cardref.models) itself is gone
+        if exc.name != "cardref.models":
+            raise
+        _err(f"the shipped models folder is missing: there is no package cardref.models (in a checkout it is "
+             f"{Path(__file__).resolve().parents[2] / 'models'}); restore that folder or reinstall cardref")
+        return 2
     if not args.json:
         print(f"detector: {detector.name} on {detector.model_path}"
               + (f", named by {detector.namer.model_path}" if detector.namer else ""))

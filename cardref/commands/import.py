@@ -8,7 +8,8 @@ import re
 import sys
 from pathlib import Path
 
-HELP = "import an event log (JSON Lines) into the store as a new match at a table, judging it"
+HELP = ("import an event log (JSON Lines) into the store as a new match at a table, judging it (all or "
+        "nothing: an interrupted import records no line)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     table = args.table or re.sub(r"[^\w.-]+", "-", Path(args.log).stem if args.log != "-" else "stdin")[:100]
     try:
-        with opened(args) as store, input_lines(args.log) as lines:
+        with opened(args) as store, store.claim_table(table), input_lines(args.log) as lines:
             result = import_lines(store, lines, table, name=args.name or f"import of {args.log}")
     except (CommandError, ValueError) as exc:
         return fail("import", exc)

@@ -2,7 +2,8 @@
 
 ``cardref store append --table T [FILE|-]`` records a JSON Lines log (a file, or a live
 pipe on standard input) at a table, judging each line; with ``--echo`` it prints
-``recorded SEQ`` after each line is durably stored.
+``recorded SEQ`` after each line is durably stored.  It claims the table first: a second
+``append`` to the same table is refused before it writes anything.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from cardref.recorder.cliutil import add_db_argument
 
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    a = sub.add_parser("append", help="record JSON Lines (file or - for stdin) at a table, judging each line")
+    a = sub.add_parser("append", help="record JSON Lines (file or - for stdin) at a table, judging each line "
+                                      "(one writer per table: a second one is refused before it writes)")
     a.add_argument("log", nargs="?", default="-", help="log file, or - (default) for standard input")
     a.add_argument("--table", required=True, help="table id")
     a.add_argument("--batch", type=int, default=1,
@@ -95,7 +97,7 @@ def _append(store, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-
 
     stored = store.lines(args.table) if args.resume else []
     skipped = 0
-    with input_lines(args.log) as lines:
+    with input_lines(args.log) as lines:  # the table is claimed (see run) before anything is read or written
         for raw in lines:
             text = to_line(raw)
             if not text:
@@ -166,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with opened(args) as store:
             if args.action == "append":
-                return _append(store, args)
+                with store.claim_table(args.table):  # a second writer of this table is refused at once
+                    return _append(store, args)
             if args.action == "info":
                 _print({"store": store.url, "backend": store.dialect, "schema_version": store.schema_version(),
                         "tables": len(store.tables()), "events": store.count_events()})
