@@ -104,26 +104,41 @@ def verify_pin(store: EventStore, tournament_id: int, pin: str | None) -> bool:
 
 
 WRONG_PIN = "refused: wrong or missing director PIN"
-#: After this many wrong PINs within ``PIN_LOCKOUT_S`` seconds, PINs are not even checked.
+#: After this many wrong PINs within ``PIN_LOCKOUT_S`` seconds *from one session*, that
+#: session's PINs are not even checked.  Other sessions (the real director's) are not
+#: affected: a stranger's wrong PINs must never lock the director out.
 PIN_ATTEMPTS = 5
 PIN_LOCKOUT_S = 600
+#: The session of a caller that names none: the command line, as this machine's user.
+DEFAULT_SESSION = "cli"
 
 
-def _recent_failures(store: EventStore, tournament_id: int) -> int:
+def _session_detail(session: str | None) -> dict[str, str]:
+    return {"session": session or DEFAULT_SESSION}
+
+
+def _recent_failures(store: EventStore, tournament_id: int, session: str | None = None) -> int:
     since = (datetime.now(UTC) - timedelta(seconds=PIN_LOCKOUT_S)).isoformat(timespec="microseconds")
-    row = store.query_one("SELECT COUNT(*) FROM audit WHERE tournament_id = ? AND outcome = ? AND at > ?",
-                          (tournament_id, WRONG_PIN, since))
+    detail = json.dumps(_session_detail(session), ensure_ascii=False, default=str)
+    row = store.query_one("SELECT COUNT(*) FROM audit WHERE tournament_id = ? AND outcome = ? AND at > ? "
+                          "AND detail = ?", (tournament_id, WRONG_PIN, since, detail))
     return int(row[0]) if row else 0
 
 
-def require_pin(store: EventStore, tournament_id: int, pin: str | None, action: str, actor: str | None,
-                **ids: Any) -> None:
-    """Raise :class:`PinError` (and log the refusal) unless ``pin`` is the director's."""
-    if _recent_failures(store, tournament_id) >= PIN_ATTEMPTS:
-        store.log_action(action, "refused: too many wrong PINs", actor=actor, tournament_id=tournament_id, **ids)
+def require_pin(store: EventStore, tournament_id: int, pin: str | None, action: str, actor: str | None, *,
+                session: str | None = None, **ids: Any) -> None:
+    """Raise :class:`PinError` (and log the refusal) unless ``pin`` is the director's.
+
+    ``session`` names who is asking (a browser session of the dashboard, the command
+    line's user): ``PIN_ATTEMPTS`` wrong PINs lock that session alone for ``PIN_LOCKOUT_S``.
+    """
+    detail = _session_detail(session)
+    if _recent_failures(store, tournament_id, session) >= PIN_ATTEMPTS:
+        store.log_action(action, "refused: too many wrong PINs", actor=actor, tournament_id=tournament_id,
+                         detail=detail, **ids)
         raise PinError(f"too many wrong PINs: try again in {PIN_LOCKOUT_S // 60} minutes")
     if not verify_pin(store, tournament_id, pin):
-        store.log_action(action, WRONG_PIN, actor=actor, tournament_id=tournament_id, **ids)
+        store.log_action(action, WRONG_PIN, actor=actor, tournament_id=tournament_id, detail=detail, **ids)
         raise PinError("wrong or missing director PIN")
 
 
@@ -201,7 +216,7 @@ def tournament_of_match(store: EventStore, match: MatchInfo) -> int | None:
     return int(row[0]) if row else None
 
 
-def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str) -> None:
+def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str, session: str | None = None) -> None:
     """Confirm (and lock) a match's result; needs the director PIN of its tournament."""
     match = store.match(match_id)
     if match is None:
@@ -211,7 +226,7 @@ def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str)
         raise ValueError(f"match {match_id} is not part of a tournament round")
     if not director.strip():
         raise ValueError("say who confirms the result")
-    require_pin(store, tid, pin, "confirm", director, match_id=match_id, table_id=match.table_id)
+    require_pin(store, tid, pin, "confirm", director, session=session, match_id=match_id, table_id=match.table_id)
     if match.confirmed:
         raise ValueError(f"match {match_id} was already confirmed by {match.confirmed_by} at {match.confirmed_at}")
     store.confirm_match(match_id, director.strip())
@@ -222,19 +237,21 @@ def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str)
 
 def correct_with_pin(store: EventStore, table_id: str, ref: int, *, who: str, why: str,
                      cards: Sequence[str] | None = None, seat: int | None = None, pin: str | None = None,
-                     recorder: Recorder | None = None) -> Recorded:
-    """Correct event ``ref`` at a table; when its match is confirmed the PIN is checked."""
+                     recorder: Recorder | None = None, session: str | None = None) -> Recorded:
+    """Correct event ``ref`` at a table.  An event of a tournament's match, confirmed or
+    not, needs the director PIN of that tournament (:class:`PinError` without it); an event
+    of a table that plays no tournament match needs none."""
     recorder = recorder or Recorder(store)
     target = store.event(table_id, ref)
     if target is None:
         raise ValueError(f"table {table_id} has no event {ref} to correct")
     match = store.match(target.match_id) if target.match_id is not None else None
     authorized = None
-    if match is not None and match.confirmed:
-        tid = tournament_of_match(store, match)
-        if tid is None:
-            raise LockedError(f"match {match.id} is confirmed and belongs to no tournament: it cannot be corrected")
-        require_pin(store, tid, pin, "correct", who, match_id=match.id, table_id=table_id)
+    tid = tournament_of_match(store, match) if match is not None else None
+    if match is not None and match.confirmed and tid is None:
+        raise LockedError(f"match {match.id} is confirmed and belongs to no tournament: it cannot be corrected")
+    if match is not None and tid is not None:
+        require_pin(store, tid, pin, "correct", who, session=session, match_id=match.id, table_id=table_id)
         authorized = who
     return recorder.correct(table_id, ref, who=who, why=why, cards=cards, seat=seat, authorized_by=authorized)
 

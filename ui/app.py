@@ -27,7 +27,7 @@ else:
     st.sidebar.caption(tr("source.demo" if cfg.mode == "demo" else "source.log", lang)
                        + f": {st.session_state.get('replay_name') or '—'}")
 
-if cfg.pin:
+if cfg.pin_hash:
     if state.locked():
         st.sidebar.caption(":material/lock: " + tr("pin.locked", lang))
     elif st.sidebar.button(tr("pin.lock", lang), key="pin_lock", icon=":material/lock:"):

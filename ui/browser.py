@@ -157,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pin")
     p.add_argument("--en", action="store_true")
     args = p.parse_args(argv)
-    cfg = UiConfig(mode=args.mode, log=args.log, video=args.video, game=args.game, pin=args.pin)
+    from .config import hash_ui_pin
+
+    cfg = UiConfig(mode=args.mode, log=args.log, video=args.video, game=args.game,
+                   pin_hash=hash_ui_pin(args.pin) if args.pin else None)
     with served(cfg, log_path=args.out.with_suffix(".log")) as url:
         driver = browser()
         try:

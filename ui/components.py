@@ -28,7 +28,8 @@ def banners(items: list[views.Banner]) -> None:
 
 
 def pin_gate(lang: str, key: str) -> bool:
-    """True when this session may write (no PIN set, or unlocked); else shows the unlock box."""
+    """True when this session may write (no PIN set, or unlocked); else shows the unlock box.
+    Wrong PINs slow this session down and then lock it (:mod:`cardref.ui.pinlock`)."""
     if not state.locked():
         return True
     st.caption(":material/lock: " + tr("pin.locked", lang))
@@ -36,10 +37,21 @@ def pin_gate(lang: str, key: str) -> bool:
     pin = c1.text_input(tr("pin.label", lang), type="password", key=f"{key}_pin", label_visibility="collapsed",
                         placeholder=tr("pin.label", lang))
     if c2.button(tr("pin.unlock", lang), key=f"{key}_unlock"):
-        if state.unlock(pin):
+        outcome, wait = state.unlock(pin)
+        if outcome == "ok":
             st.rerun()
-        st.error(tr("pin.wrong", lang))
+        text = tr("pin.wait", lang, seconds=wait)
+        st.error(tr("pin.wrong", lang) + " " + text if outcome == "wrong" else text)
     return False
+
+
+def may_write(lang: str) -> bool:
+    """The server-side check every write handler makes (a disabled button is only a hint:
+    a stale page or a crafted message can still press it)."""
+    if state.locked():
+        st.error(tr("pin.locked", lang))
+        return False
+    return True
 
 
 def _seat_label(names: list[str], seat: int | None) -> str:
@@ -88,13 +100,13 @@ def pending_panel(log: TableLog, rows: list[views.Row], names: list[str], lang: 
                     f"{tr('col.conf', lang)} {conf}")
         c1, c2, _ = st.columns([1, 1, 0.6])
         if c1.button(tr("btn.confirm", lang), key=f"{key}_ok_{r.i}", disabled=not writable,
-                     icon=":material/check:", width="stretch"):
+                     icon=":material/check:", width="stretch") and may_write(lang):
             log.confirm(r.i, who=st.session_state.get("who") or "referee")
             if _in_fragment():
                 st.rerun(scope="fragment")
             st.rerun()
         if c2.button(tr("btn.correct", lang), key=f"{key}_fix_{r.i}", disabled=not writable,
-                     icon=":material/edit:", width="stretch"):
+                     icon=":material/edit:", width="stretch") and may_write(lang):
             st.session_state[f"{key}_ref"] = r.i
             if on_correct is not None:
                 on_correct(r.i)
@@ -210,7 +222,7 @@ def correction_form(log: TableLog, rows: list[views.Row], names: list[str], lang
         who = c3.text_input(tr("corr.who", lang), value=st.session_state.get("who", ""), key=f"{key}_who")
         why = c4.text_input(tr("corr.why", lang), key=f"{key}_why")
         submitted = st.form_submit_button(tr("corr.submit", lang), disabled=not writable)
-    if not submitted:
+    if not submitted or not may_write(lang):
         return None
     cards: list[str] | None = None
     if target.kind in ("play", "hand", "bottom", "declare") and cards_text.strip() != " ".join(target.cards):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ class UiConfig:
     game: str | None = None
     calibration: str | None = None
     out: str | None = None
-    pin: str | None = None
+    pin_hash: str | None = None  # the director PIN as ``salt$scrypt-hash`` (never the PIN itself)
     names: list[str] = field(default_factory=list)
     autoplay: bool = True
     speed: float = 0.6
@@ -61,8 +62,41 @@ class UiConfig:
         return self.video if self.mode == "log" else None
 
 
+def hash_ui_pin(pin: str) -> str:
+    """The director PIN as the dashboard keeps it: ``salt$hash`` (salted scrypt, the
+    recorder's :func:`cardref.recorder.tournament.hash_pin`)."""
+    from cardref.recorder.tournament import hash_pin
+
+    salt, digest = hash_pin(pin)
+    return f"{salt}${digest}"
+
+
+def ui_pin_matches(pin: str | None, stored: str | None) -> bool:
+    """Whether ``pin`` is the PIN hashed in ``stored`` (see :func:`hash_ui_pin`)."""
+    from cardref.recorder.tournament import pin_matches
+
+    if not stored or "$" not in stored:
+        return False
+    salt, digest = stored.split("$", 1)
+    return pin_matches(pin, salt, digest)
+
+
+@lru_cache(maxsize=4)
+def _hash_plain(pin: str) -> str | None:
+    try:
+        return hash_ui_pin(pin)
+    except ValueError:
+        return None
+
+
+PLAIN_PIN = (f"{ENV} holds a plain-text PIN: it is hashed now, but start the dashboard with cardref ui --pin-file "
+             "FILE (the PIN is then kept only as a salted hash)")
+
+
 def from_env(environ: dict[str, str] | None = None) -> tuple[UiConfig, str | None]:
-    """The configuration, and a problem with it (shown as a banner) or None."""
+    """The configuration, and a problem with it (shown as a banner) or None.  A plain
+    ``pin`` (an older ``cardref ui``) is hashed here and reported; it never stays in the
+    configuration."""
     env = os.environ if environ is None else environ
     text = env.get(ENV)
     if not text:
@@ -72,9 +106,12 @@ def from_env(environ: dict[str, str] | None = None) -> tuple[UiConfig, str | Non
         if not isinstance(obj, dict):
             raise ValueError("not an object")
         known = {k: v for k, v in obj.items() if k in UiConfig.__dataclass_fields__}
+        plain = obj.get("pin")
+        if plain and not known.get("pin_hash"):
+            known["pin_hash"] = _hash_plain(str(plain)) or "invalid$"  # too short to hash: nothing unlocks
         cfg = UiConfig(**known)
     except (ValueError, TypeError) as exc:
         return UiConfig(), f"{ENV} is not a valid configuration ({exc}); showing the demo"
     if cfg.mode not in ("demo", "log", "camera", "video"):
         return UiConfig(), f"unknown mode {cfg.mode!r}; showing the demo"
-    return cfg, None
+    return cfg, PLAIN_PIN if plain else None

@@ -64,7 +64,8 @@ def _deal_form(lang: str, writable: bool) -> None:
     default_hand = int(getattr(getattr(rules, "settings", None), "hand_size", 0) or 0)  # 够级 hands differ: none
     hand = st.number_input(tr("setup.hand_sizes", lang), min_value=0, max_value=60, value=default_hand,
                            key=f"su_hand_{game}")
-    if st.button(tr("setup.start", lang), key="su_start", disabled=not writable or log is None, type="primary"):
+    if st.button(tr("setup.start", lang), key="su_start", disabled=not writable or log is None, type="primary") \
+            and log is not None and C.may_write(lang):
         i = log.append(deal_event(game, names, options, int(hand) or None))  # type: ignore[union-attr]
         st.success(tr("setup.started", lang, i=i))
 
@@ -84,7 +85,7 @@ def _declare_form(lang: str, writable: bool) -> None:
                                 format_func=lambda x: "—" if x is None else str(x))
         more = st.text_input(tr("setup.declare_more", lang), key="su_d_more", placeholder='{"kind": "dian"}')
         ok = st.form_submit_button(tr("setup.declare_add", lang), disabled=not writable or log is None)
-    if ok and log is not None:
+    if ok and log is not None and C.may_write(lang):
         cards, bad = check_cards(cards_text)
         extra, why = _more_keys(more)
         if cards is None:
@@ -108,7 +109,7 @@ def _declare_form(lang: str, writable: bool) -> None:
         c2 = st.columns(2)
         play = c2[0].form_submit_button(tr("setup.manual_add", lang), disabled=not writable or log is None)
         pas = c2[1].form_submit_button(tr("setup.pass_add", lang), disabled=not writable or log is None)
-    if (play or pas) and log is not None:
+    if (play or pas) and log is not None and C.may_write(lang):
         if pas:
             st.success(f"#{log.append({'type': 'pass', 'seat': int(seat), 'source': 'manual'})}")
         else:
@@ -225,7 +226,8 @@ def _calibration(lang: str, writable: bool) -> None:
         _camera_check(cal, (w, h), lang)
     cfg, _ = state.config()
     target = Path(cfg.calibration or "calibration.json")
-    if cal is not None and st.button(tr("setup.corners_save", lang), key="su_cal_save", disabled=not writable):
+    if cal is not None and st.button(tr("setup.corners_save", lang), key="su_cal_save", disabled=not writable) \
+            and C.may_write(lang):
         save_calibration(cal, str(target))
         if cfg.live:  # the running table uses it from the next frame on
             table = state.live_table(cfg.to_env())

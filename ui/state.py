@@ -4,16 +4,16 @@ server, shared by every screen watching it), the session's replay log, language 
 from __future__ import annotations
 
 import datetime as _dt
-import hmac
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from .config import UiConfig, from_env
+from .config import UiConfig, from_env, ui_pin_matches
 from .live import LiveRunner
 from .model import JsonlSink, LogOpenError, LogSink, TableLog, TeeSink
+from .pinlock import Attempts
 
 
 def config() -> tuple[UiConfig, str | None]:
@@ -203,16 +203,40 @@ def active_log() -> TableLog | None:
 # ---- the director PIN ------------------------------------------------------------------------
 
 def locked() -> bool:
+    """True while this browser session may not write (a PIN is set and not given here)."""
     cfg, _ = config()
-    return bool(cfg.pin) and not st.session_state.get("unlocked", False)
+    return bool(cfg.pin_hash) and not st.session_state.get("unlocked", False)
 
 
-def unlock(pin: str) -> bool:
+def session_key() -> str:
+    """This browser session's id for PIN attempts (the recorder's audit log names it)."""
+    import uuid
+
+    if "pin_session" not in st.session_state:
+        st.session_state["pin_session"] = f"ui:{uuid.uuid4().hex[:12]}"
+    return str(st.session_state["pin_session"])
+
+
+def attempts() -> Attempts:
+    if not isinstance(st.session_state.get("pin_attempts"), Attempts):
+        st.session_state["pin_attempts"] = Attempts()
+    return st.session_state["pin_attempts"]
+
+
+def unlock(pin: str) -> tuple[str, float]:
+    """Check ``pin`` for this session: (``ok`` | ``wrong`` | ``waiting``, seconds to wait
+    before the next try).  While this session must wait, the PIN is not even checked."""
     cfg, _ = config()
-    ok = bool(cfg.pin) and hmac.compare_digest(str(pin), str(cfg.pin))
-    if ok:
+    tries = attempts()
+    wait = tries.wait()
+    if wait > 0:
+        return "waiting", wait
+    if bool(cfg.pin_hash) and ui_pin_matches(str(pin), cfg.pin_hash):
+        tries.succeeded()
         st.session_state["unlocked"] = True
-    return ok
+        return "ok", 0.0
+    tries.failed()
+    return "wrong", tries.wait()
 
 
 def ensure_replay() -> str | None:

@@ -1,83 +1,143 @@
 """The tournament page of the dashboard: standings, rounds, tables, and the director's
-actions (confirm a result, correct an event after confirmation) behind the PIN.
+actions (confirm a result, correct an event, pair a round, add teams …) behind the PIN.
 
 ``render_tournament_page(store)`` draws it on a recorder store (SQLite or the shared
-PostgreSQL).  Every write action asks for the tournament's director PIN.
+PostgreSQL), in the session's language (``lang_en`` in the session state; Chinese by
+default).  Every write action checks the tournament's director PIN on the server
+(:func:`cardref.recorder.tournament.require_pin`), with this browser session named, so
+wrong PINs lock this session only.  Every word shown comes from :mod:`cardref.ui.i18n`.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import streamlit as st
 
-_FAMILY = {"gouji": "够级 Gouji", "shengji": "升级 (刮风 / 炒地皮)"}
+from .i18n import tr
+
+#: Column names of the recorder's standings and match rows, by their catalogue key.
+COLUMNS = {k: f"tp.col.{k}" for k in (
+    "place", "team", "played", "won", "drawn", "lost", "match_points", "levels_gained", "levels_conceded", "diff",
+    "points_for", "points_against", "place_points", "tributes_net", "confirmed", "match", "round", "table", "team_a",
+    "team_b", "score", "deals", "unscored_deals", "levels", "status", "confirmed_by", "players", "at", "actor",
+    "action", "outcome", "table_id", "match_id", "seq", "ref", "who", "why", "recorded_at")}
+STATUS = ("confirmed", "finished", "playing")
+OUTCOMES = {"ok": "tp.outcome.ok", "refused: wrong or missing director PIN": "pin.wrong",
+            "refused: too many wrong PINs": "tp.too_many"}
 
 
-def _table(rows: list[dict[str, Any]], empty: str) -> None:
+def _lang() -> str:
+    return "en" if st.session_state.get("lang_en") else "zh"
+
+
+def _session() -> str:
+    """This browser session, for the PIN attempts (shared with :func:`cardref.ui.state.session_key`)."""
+    if "pin_session" not in st.session_state:
+        st.session_state["pin_session"] = f"ui:{uuid.uuid4().hex[:12]}"
+    return str(st.session_state["pin_session"])
+
+
+def family_title(family: str, lang: str) -> str:
+    return tr(f"tp.family.{family}", lang) if family in ("gouji", "shengji") else family
+
+
+def shown_rows(rows: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """The recorder's rows with the catalogue's column names and words (None → "—", a
+    match's status in words, times to the second)."""
+    out = []
+    for row in rows:
+        item: dict[str, Any] = {}
+        for k, v in row.items():
+            if k == "status" and v in STATUS:
+                v = tr(f"tp.status.{v}", lang)
+            elif k == "action" and isinstance(v, str) and tr(f"tp.action.{v}", lang) != f"tp.action.{v}":
+                v = tr(f"tp.action.{v}", lang)
+            elif k == "outcome" and isinstance(v, str):
+                v = tr(OUTCOMES[v], lang) if v in OUTCOMES else v
+            elif k in ("at", "recorded_at") and isinstance(v, str):
+                v = v[:19].replace("T", " ")
+            elif v is None:
+                v = "—"
+            item[tr(COLUMNS[k], lang) if k in COLUMNS else k] = v
+        out.append(item)
+    return out
+
+
+def _table(rows: list[dict[str, Any]], empty: str, lang: str) -> None:
     if rows:
-        st.dataframe(rows, hide_index=True, width="stretch")
+        st.dataframe(shown_rows(rows, lang), hide_index=True, width="stretch")
     else:
         st.caption(empty)
 
 
-def _create_form(store: Any) -> None:
+def _why(exc: BaseException, lang: str) -> str:
+    """A refusal in the catalogue's words where the recorder's reason is known."""
+    from cardref.recorder import tournament as tm
+
+    if isinstance(exc, tm.PinError):
+        return tr("tp.too_many" if "too many" in str(exc) else "pin.wrong", lang)
+    return str(exc)
+
+
+def _create_form(store: Any, lang: str) -> None:
     from cardref.recorder import tournament as tm
 
     with st.form("tp_create"):
-        st.markdown("**New tournament**")
-        name = st.text_input("Name", key="tp_new_name")
-        family = st.selectbox("Game", list(_FAMILY), format_func=_FAMILY.get, key="tp_new_family")
-        pin = st.text_input("Director PIN (at least 4 characters)", type="password", key="tp_new_pin")
-        if st.form_submit_button("Create"):
+        st.markdown(f"**{tr('tp.new', lang)}**")
+        name = st.text_input(tr("tp.name", lang), key="tp_new_name")
+        family = st.selectbox(tr("tp.game", lang), ["gouji", "shengji"], format_func=lambda f: family_title(f, lang),
+                              key="tp_new_family")
+        pin = st.text_input(tr("tp.new_pin", lang), type="password", key="tp_new_pin")
+        if st.form_submit_button(tr("tp.create", lang)):
             try:
                 tm.create_tournament(store, name, family, pin)
-                st.success(f"Tournament {name!r} created.")
+                st.success(tr("tp.created", lang, name=name))
             except Exception as exc:  # noqa: BLE001 - shown to the director
-                st.error(f"Not created: {exc}")
+                st.error(tr("tp.not_created", lang, why=tr("tp.pin_short", lang) if "PIN" in str(exc) else exc))
 
 
-def _setup_forms(store: Any, t: Any) -> None:
+def _setup_forms(store: Any, t: Any, lang: str) -> None:
     from cardref.recorder import tournament as tm
 
     teams = tm.teams(store, t.id)
     rounds = tm.rounds(store, t.id)
     with st.form("tp_pair"):
-        st.markdown("**Pair the next round** at the tournament's tables")
-        method = st.selectbox("Pairing", ["swiss", "round-robin"], key="tp_pair_method",
-                              format_func={"swiss": "Swiss (by standings, no rematches)",
-                                           "round-robin": "Round robin"}.get)
-        pin = st.text_input("Director PIN", type="password", key="tp_pair_pin")
-        if st.form_submit_button("Pair round"):
+        st.markdown(f"**{tr('tp.pair', lang)}**")
+        method = st.selectbox(tr("tp.pairing", lang), ["swiss", "round-robin"], key="tp_pair_method",
+                              format_func=lambda m: tr("tp.swiss" if m == "swiss" else "tp.round_robin", lang))
+        pin = st.text_input(tr("pin.label", lang), type="password", key="tp_pair_pin")
+        if st.form_submit_button(tr("tp.pair_submit", lang)):
             try:
-                tm.require_pin(store, t.id, pin, "pair_round", None)
+                tm.require_pin(store, t.id, pin, "pair_round", None, session=_session())
                 _, made = tm.pair_round(store, t.id, method)
-                st.success(f"Round paired: {len(made)} match{'es' if len(made) != 1 else ''} "
-                           f"({', '.join(str(m) for m in made)}).")
+                st.success(tr("tp.paired", lang, n=len(made), matches=", ".join(str(m) for m in made)))
             except Exception as exc:  # noqa: BLE001 - PinError, ValueError: shown to the director
-                st.error(f"Not paired: {exc}")
-    with st.expander("Teams, rounds, tables, matches (director)"):
+                st.error(tr("tp.not_paired", lang, why=_why(exc, lang)))
+    with st.expander(tr("tp.setup", lang)):
         with st.form("tp_setup"):
-            what = st.selectbox("Add", ["team", "round", "table", "match"], key="tp_add_what")
-            name = st.text_input("Team name / table id / round name", key="tp_add_name")
-            players = st.text_input("Players (team: comma separated)", key="tp_add_players")
-            rnd = st.selectbox("Round (match)", [r[1] for r in rounds] or [0], key="tp_add_round")
-            table = st.selectbox("Table (match)", [x.id for x in store.tables(t.id)] or [""], key="tp_add_table")
+            what = st.selectbox(tr("tp.add_what", lang), ["team", "round", "table", "match"], key="tp_add_what",
+                                format_func=lambda w: tr(f"tp.what.{w}", lang))
+            name = st.text_input(tr("tp.add_name", lang), key="tp_add_name")
+            players = st.text_input(tr("tp.add_players", lang), key="tp_add_players")
+            rnd = st.selectbox(tr("tp.add_round", lang), [r[1] for r in rounds] or [0], key="tp_add_round")
+            table = st.selectbox(tr("tp.add_table", lang), [x.id for x in store.tables(t.id)] or [""], key="tp_add_table")
             team_ids = list(teams)
-            a = st.selectbox("Team A, even seats (match)", team_ids or [0], format_func=lambda i: teams.get(i, "-"),
+            a = st.selectbox(tr("tp.team_a", lang), team_ids or [0], format_func=lambda i: teams.get(i, "—"),
                              key="tp_add_a")
-            b = st.selectbox("Team B, odd seats (match)", team_ids or [0], format_func=lambda i: teams.get(i, "-"),
+            b = st.selectbox(tr("tp.team_b", lang), team_ids or [0], format_func=lambda i: teams.get(i, "—"),
                              key="tp_add_b")
-            pin = st.text_input("Director PIN", type="password", key="tp_add_pin")
-            if st.form_submit_button("Add"):
+            pin = st.text_input(tr("pin.label", lang), type="password", key="tp_add_pin")
+            if st.form_submit_button(tr("tp.add", lang)):
                 try:
-                    tm.require_pin(store, t.id, pin, f"add_{what}", None)
+                    tm.require_pin(store, t.id, pin, f"add_{what}", None, session=_session())
                 except tm.PinError as exc:
-                    st.error(f"Nothing changed: {exc}.")
+                    st.error(tr("tp.nothing_changed", lang, why=_why(exc, lang)))
                     return
                 try:
                     if what == "team":
-                        tm.add_team(store, t.id, name, [p for p in players.split(",") if p.strip()])
+                        tm.add_team(store, t.id, name, [p for p in players.replace("，", ",").split(",") if p.strip()])
                     elif what == "round":
                         tm.add_round(store, t.id, None, name or None)
                     elif what == "table":
@@ -86,93 +146,101 @@ def _setup_forms(store: Any, t: Any) -> None:
                         round_id = next(r[0] for r in rounds if r[1] == rnd)
                         tm.start_match(store, round_id, table, int(a), int(b))
                     store.log_action(f"add_{what}", "ok", tournament_id=t.id, detail={"name": name})
-                    st.success(f"Added {what}.")
+                    st.success(tr("tp.added", lang, what=tr(f"tp.what.{what}", lang)))
                 except Exception as exc:  # noqa: BLE001 - shown to the director
-                    st.error(f"Not added: {exc}")
+                    st.error(tr("tp.not_added", lang, why=exc))
 
 
-def _confirm_form(store: Any, t: Any, matches: list[dict[str, Any]]) -> None:
+def _match_label(m: dict[str, Any], lang: str) -> str:
+    return tr("tp.match_label", lang, match=m["match"], round=m["round"], table=m["table"], a=m["team_a"],
+              score=m["score"], b=m["team_b"])
+
+
+def _confirm_form(store: Any, t: Any, matches: list[dict[str, Any]], lang: str) -> None:
     from cardref.recorder import tournament as tm
 
     open_ones = [m for m in matches if m["status"] != "confirmed"]
     with st.form("tp_confirm"):
-        st.markdown("**Confirm a result** (locks it; corrections then need the PIN)")
-        choice = st.selectbox("Match", [m["match"] for m in open_ones] or [None], key="tp_confirm_match",
-                              format_func=lambda i: next((f"#{m['match']} round {m['round']} table {m['table']}: "
-                                                          f"{m['team_a']} {m['score']} {m['team_b']}"
-                                                          for m in open_ones if m["match"] == i), "—"))
-        director = st.text_input("Director", key="tp_confirm_director")
-        pin = st.text_input("Director PIN", type="password", key="tp_confirm_pin")
-        if st.form_submit_button("Confirm result"):
+        st.markdown(f"**{tr('tp.confirm', lang)}**")
+        choice = st.selectbox(tr("tp.col.match", lang), [m["match"] for m in open_ones] or [None], key="tp_confirm_match",
+                              format_func=lambda i: next((_match_label(m, lang) for m in open_ones if m["match"] == i),
+                                                         "—"))
+        director = st.text_input(tr("tp.director", lang), key="tp_confirm_director")
+        pin = st.text_input(tr("pin.label", lang), type="password", key="tp_confirm_pin")
+        if st.form_submit_button(tr("tp.confirm_submit", lang)):
             if choice is None:
-                st.warning("No result is waiting for confirmation.")
+                st.warning(tr("tp.none_waiting", lang))
             else:
                 try:
-                    tm.confirm_result(store, int(choice), pin, director=director)
-                    st.success(f"Match {choice} confirmed by {director}.")
+                    tm.confirm_result(store, int(choice), pin, director=director, session=_session())
+                    st.success(tr("tp.confirmed", lang, match=choice, who=director))
                 except Exception as exc:  # noqa: BLE001 - PinError, ValueError: shown to the director
-                    st.error(f"Not confirmed: {exc}")
+                    st.error(tr("tp.not_confirmed", lang, why=_why(exc, lang)))
 
 
-def _correct_form(store: Any, t: Any) -> None:
+def _correct_form(store: Any, t: Any, lang: str) -> None:
+    """Correct an event of a tournament table: the director PIN is checked on the server
+    (:func:`cardref.recorder.tournament.correct_with_pin`) for every event of a match."""
     from cardref.recorder import tournament as tm
     from cardref.ui.model import parse_card_text
 
     tables = [x.id for x in store.tables(t.id)]
     with st.form("tp_correct"):
-        st.markdown("**Correct an event** (a confirmed result needs the PIN)")
-        table = st.selectbox("Table", tables or [""], key="tp_fix_table")
-        seq = st.number_input("Event number (seq)", min_value=0, step=1, key="tp_fix_seq")
-        cards = st.text_input("Right cards (e.g. 10H QS BJ; empty to keep)", key="tp_fix_cards")
-        seat = st.text_input("Right seat (empty to keep)", key="tp_fix_seat")
-        who = st.text_input("Who corrects", key="tp_fix_who")
-        why = st.text_input("Why", key="tp_fix_why")
-        pin = st.text_input("Director PIN", type="password", key="tp_fix_pin")
-        if st.form_submit_button("Record correction"):
+        st.markdown(f"**{tr('corr.title', lang)}**")
+        st.caption(tr("tp.correct_hint", lang))
+        table = st.selectbox(tr("tp.col.table", lang), tables or [""], key="tp_fix_table")
+        seq = st.number_input(tr("tp.seq", lang), min_value=0, step=1, key="tp_fix_seq")
+        cards = st.text_input(tr("tp.fix_cards", lang), key="tp_fix_cards")
+        seat = st.text_input(tr("tp.fix_seat", lang), key="tp_fix_seat")
+        who = st.text_input(tr("corr.who", lang), key="tp_fix_who")
+        why = st.text_input(tr("corr.why", lang), key="tp_fix_why")
+        pin = st.text_input(tr("pin.label", lang), type="password", key="tp_fix_pin")
+        if st.form_submit_button(tr("tp.fix_submit", lang)):
             try:
                 codes = parse_card_text(cards) if cards.strip() else None
                 seat_no = int(seat) if seat.strip() else None
                 done = tm.correct_with_pin(store, table, int(seq), who=who, why=why, cards=codes, seat=seat_no,
-                                           pin=pin or None)
-                st.success(f"Correction recorded as event {done.seq}.")
+                                           pin=pin or None, session=_session())
+                st.success(tr("tp.fixed", lang, seq=done.seq))
             except Exception as exc:  # noqa: BLE001 - LockedError, PinError, bad cards: shown to the director
-                st.error(f"Not recorded: {exc}")
+                st.error(tr("tp.not_fixed", lang, why=_why(exc, lang)))
 
 
-def render_tournament_page(store: Any) -> None:
+def render_tournament_page(store: Any, lang: str | None = None) -> None:
     """Draw the tournament page on ``store`` (a :class:`cardref.recorder.EventStore`)."""
     from cardref.recorder import tournament as tm
 
-    st.header("Tournament")
+    lang = lang or _lang()
+    st.header(tr("page.tournament", lang))
     found = tm.tournaments(store)
     if not found:
-        st.info("No tournament yet.")
-        _create_form(store)
+        st.info(tr("tp.none", lang))
+        _create_form(store, lang)
         return
     names = {t.id: t for t in found}
-    tid = st.selectbox("Tournament", list(names), index=len(found) - 1, key="tp_tournament",
-                       format_func=lambda i: f"{names[i].name} · {_FAMILY.get(names[i].family, names[i].family)}")
+    tid = st.selectbox(tr("page.tournament", lang), list(names), index=len(found) - 1, key="tp_tournament",
+                       format_func=lambda i: f"{names[i].name} · {family_title(names[i].family, lang)}")
     t = names[tid]
     standings = tm.standings_rows(store, t.id)
     matches = tm.match_rows(store, t.id)
-    st.subheader("Standings")
-    _table(standings, "No scored match yet.")
+    st.subheader(tr("tp.standings", lang))
+    _table(standings, tr("tp.no_scored", lang), lang)
     if any(m["status"] != "confirmed" for m in matches):
-        st.caption("Provisional: some results are not confirmed yet.")
-    st.subheader("Rounds and tables")
-    _table(matches, "No match yet.")
+        st.caption(tr("tp.provisional", lang))
+    st.subheader(tr("tp.rounds", lang))
+    _table(matches, tr("tp.no_match", lang), lang)
     teams = tm.teams(store, t.id)
     _table([{"team": name, "players": ", ".join(tm.players(store, team_id))} for team_id, name in teams.items()],
-           "No team yet.")
-    st.subheader("Director")
-    _confirm_form(store, t, matches)
-    _correct_form(store, t)
-    _setup_forms(store, t)
-    with st.expander("Audit log"):
+           tr("tp.no_team", lang), lang)
+    st.subheader(tr("tp.director_title", lang))
+    _confirm_form(store, t, matches, lang)
+    _correct_form(store, t, lang)
+    _setup_forms(store, t, lang)
+    with st.expander(tr("tp.audit", lang)):
         _table([{k: a[k] for k in ("at", "actor", "action", "outcome", "table_id", "match_id")}
-                for a in store.audit_log(tournament_id=t.id)], "Nothing yet.")
+                for a in store.audit_log(tournament_id=t.id)], tr("tp.nothing_yet", lang), lang)
         _table([{k: c[k] for k in ("table_id", "seq", "ref", "who", "why", "recorded_at")}
                 for c in store.corrections() if c["table_id"] in {x.id for x in store.tables(t.id)}],
-               "No correction yet.")
-    with st.expander("New tournament"):
-        _create_form(store)
+               tr("tp.no_correction", lang), lang)
+    with st.expander(tr("tp.new", lang)):
+        _create_form(store, lang)

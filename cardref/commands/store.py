@@ -54,7 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     cr.add_argument("--seat", type=int, help="the right seat")
     cr.add_argument("--who", required=True)
     cr.add_argument("--why", required=True)
-    cr.add_argument("--pin", help="director PIN, needed once the match result is confirmed")
+    from ._pin import add_pin_arguments
+
+    add_pin_arguments(cr)  # needed for an event of a tournament match
     sm = sub.add_parser("start-match", help="open a new match at a table (ends the open one)")
     sm.add_argument("--table", required=True)
     sm.add_argument("--name")
@@ -190,8 +192,12 @@ def run(args: argparse.Namespace) -> int:
             elif args.action == "correct":
                 from cardref.recorder.tournament import correct_with_pin
 
+                from ._pin import cli_session, read_pin
+
+                # no $CARDREF_PIN here: a correction names its PIN on purpose (--pin-file, the prompt)
                 done = correct_with_pin(store, args.table, args.ref, cards=args.cards, seat=args.seat,
-                                        who=args.who, why=args.why, pin=args.pin, recorder=Recorder(store))
+                                        who=args.who, why=args.why, pin=read_pin(args, env=False),
+                                        recorder=Recorder(store), session=cli_session())
                 _print({"recorded": done.seq, "verdicts": [v.to_json() for v in done.verdicts]})
             elif args.action == "start-match":
                 _print({"match": store.start_match(args.table, args.name)})

@@ -4,9 +4,7 @@ results with the director PIN; show standings."""
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
-import os
 import sys
 from typing import Any
 
@@ -16,6 +14,8 @@ HELP = "tournaments: create, teams, rounds, tables, matches, confirm results (PI
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from cardref.recorder.cliutil import add_db_argument
 
+    from ._pin import add_pin_arguments
+
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def sp(name: str, help: str) -> argparse.ArgumentParser:
@@ -23,11 +23,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         add_db_argument(q)
         return q
 
-    c = sp("create", "create a tournament (asks for the director PIN, or $CARDREF_PIN)")
+    c = sp("create", "create a tournament (the director PIN from --pin-file, $CARDREF_PIN or a prompt)")
     c.add_argument("name")
     c.add_argument("--family", choices=("gouji", "shengji"), required=True,
                    help="gouji (够级) or shengji (升级: 刮风, 炒地皮)")
-    c.add_argument("--pin", help="director PIN (prefer the prompt or $CARDREF_PIN)")
+    add_pin_arguments(c)
     sp("list", "list tournaments")
     t = sp("team", "add a team with its players")
     t.add_argument("tournament", help="tournament id or name")
@@ -51,23 +51,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pr.add_argument("tournament")
     pr.add_argument("--method", choices=("swiss", "round-robin"), default="swiss",
                     help="swiss: by current standings, no rematches (default); round-robin: circle method")
-    pr.add_argument("--pin")
+    add_pin_arguments(pr)
     pr.add_argument("--force", action="store_true", help="pair even though some results are not confirmed")
     cf = sp("confirm", "confirm (lock) a match result: needs the director PIN")
     cf.add_argument("match", type=int)
     cf.add_argument("--director", required=True)
-    cf.add_argument("--pin")
+    add_pin_arguments(cf)
     s = sp("standings", "standings of a tournament")
     s.add_argument("tournament")
     s.add_argument("--matches", action="store_true", help="also list every match")
 
 
 def _pin(args: argparse.Namespace) -> str:
-    if getattr(args, "pin", None):
-        return args.pin
-    if os.environ.get("CARDREF_PIN"):
-        return os.environ["CARDREF_PIN"]
-    return getpass.getpass("director PIN: ")
+    """The PIN from --pin-file, --pin (warned: visible to other users), $CARDREF_PIN or the
+    terminal's prompt; "" when none (the PIN check then refuses)."""
+    from ._pin import read_pin
+
+    return read_pin(args) or ""
 
 
 def _print(obj: Any) -> None:
@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from cardref.recorder import tournament as tm
     from cardref.recorder.cliutil import CommandError, fail, opened
 
+    from ._pin import cli_session
+
     try:
         with opened(args) as store:
             if args.action == "create":
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                     _print({"id": t.id, "name": t.name, "family": t.family, "created_at": t.created_at})
             else:
                 if args.action == "confirm":
-                    tm.confirm_result(store, args.match, _pin(args), director=args.director)
+                    tm.confirm_result(store, args.match, _pin(args), director=args.director, session=cli_session())
                     _print({"confirmed": args.match})
                     return 0
                 tid = tm.get_tournament(store, args.tournament).id
@@ -114,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                     _print({"match": tm.start_match(store, round_id, args.table, _team_id(store, tid, args.team_a),
                                                     _team_id(store, tid, args.team_b))})
                 elif args.action == "pair":
-                    tm.require_pin(store, tid, _pin(args), "pair_round", None)
+                    tm.require_pin(store, tid, _pin(args), "pair_round", None, session=cli_session())
                     round_id, matches = tm.pair_round(store, tid, args.method, force=args.force)
                     for row in tm.match_rows(store, tid):
                         if row["match"] in matches:

@@ -3,7 +3,8 @@
 Without arguments it opens the bundled demo (a recorded deal replaying itself);
 ``--camera 0 --game gouji-yucheng`` watches a live table, ``--video FILE`` a recording
 as if live, ``--log FILE`` replays a log.  The server listens on 127.0.0.1 only unless
-``--host`` says otherwise; ``--pin`` locks corrections behind a director PIN.
+``--host`` says otherwise; ``--pin-file FILE`` (or ``--ask-pin``) locks corrections behind a
+director PIN, which the dashboard keeps only as a salted hash.
 """
 
 from __future__ import annotations
@@ -38,13 +39,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="where the live table's log is written "
                                                  "(default recordings/table-<time>.jsonl)")
     p.add_argument("--store", metavar="URL", help="the recorder's store for the tournament page")
-    p.add_argument("--pin", help="director PIN that unlocks corrections (default: not locked)")
+    p.add_argument("--pin-file", metavar="FILE",
+                   help="lock corrections and setup behind the director PIN written on this file's first line "
+                        "(recommended; the dashboard keeps only its salted hash)")
+    p.add_argument("--ask-pin", action="store_true", help="ask for the director PIN on the terminal")
+    p.add_argument("--pin", help="the director PIN itself (visible to other users in ps: prefer --pin-file or "
+                                 "--ask-pin)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8501)
     p.add_argument("--headless", action="store_true", help="do not open a browser window")
     p.add_argument("--no-autoplay", action="store_true", help="do not start the replay by itself")
     p.add_argument("--speed", type=float, default=0.6, help="replay seconds per event (default 0.6)")
     p.add_argument("--print-command", action="store_true", help="print the streamlit command and exit")
+
+
+def _pin_hash(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The director PIN's salted hash from --pin-file, --ask-pin or --pin (warned); the
+    PIN itself goes no further than this function."""
+    from cardref.ui.config import hash_ui_pin
+
+    from ._pin import PinSourceError, read_pin
+
+    if not (getattr(args, "pin_file", None) or getattr(args, "pin", None) or getattr(args, "ask_pin", False)):
+        return None, None
+    try:
+        pin = read_pin(args, env=False, prompt=bool(getattr(args, "ask_pin", False)))
+    except PinSourceError as exc:
+        return None, str(exc)
+    if not pin:
+        return None, "--ask-pin needs a terminal to ask on: use --pin-file FILE"
+    try:
+        return hash_ui_pin(pin), None
+    except ValueError as exc:
+        return None, f"director PIN: {exc}"
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
@@ -73,6 +100,9 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
         return None, f"no such deck profile: {args.deck} (make one with cardref enrol-deck)"
     if args.header and not Path(args.header).is_file():
         return None, f"no such header log: {args.header}"
+    pin_hash, why = _pin_hash(args)
+    if why:
+        return None, why
     beside = [Path(args.video).with_name(n) for n in ("truth.jsonl", "table.jsonl")] if args.video else []
     if (args.camera is not None or args.video) and not args.game and not args.header \
             and not any(b.is_file() for b in beside):
@@ -89,7 +119,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[object, str | None]:
                    video=str(Path(args.video or args.replay_video).resolve()) if (args.video or args.replay_video) else None,
                    camera=args.camera, game=args.game,
                    calibration=str(Path(args.calibration).resolve()) if args.calibration else None,
-                   out=str(Path(args.out).resolve()) if args.out else None, pin=args.pin, names=names,
+                   out=str(Path(args.out).resolve()) if args.out else None, pin_hash=pin_hash, names=names,
                    autoplay=not args.no_autoplay, speed=args.speed, store=args.store,
                    detector=args.detector, deal=deal, deck=str(Path(args.deck).resolve()) if args.deck else None,
                    header=str(Path(args.header).resolve()) if args.header else None)
@@ -111,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"cardref ui: listening on {args.host}: anyone who can reach this machine can open the dashboard"
-              + ("" if args.pin else " and correct events (set --pin)"), file=sys.stderr)
+              + ("" if cfg.pin_hash else " and correct events (set --pin-file)"),  # type: ignore[attr-defined]
+              file=sys.stderr)
     print(f"cardref ui: http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}",
           file=sys.stderr)
     sys.stdout.flush()

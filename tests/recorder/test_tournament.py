@@ -186,16 +186,63 @@ def test_tournament_cli(tmp_path, capsys, monkeypatch):
         assert store.corrections("T1")[0]["who"] == "Z"
 
 
-def test_wrong_pins_lock_the_director_actions_for_a_while(store):
+def test_wrong_pins_lock_the_session_that_gave_them_for_a_while(store):
+    """#32 item 9: the lockout is per session, so a stranger's wrong PINs never lock the
+    real director out."""
     tid, teams, r1, m1, m2 = _gouji_tournament(store)
     for _ in range(tm.PIN_ATTEMPTS):
         with pytest.raises(tm.PinError, match="wrong"):
-            tm.confirm_result(store, m1, "0000", director="x")
+            tm.confirm_result(store, m1, "0000", director="x", session="ui:stranger")
     with pytest.raises(tm.PinError, match="too many"):
-        tm.confirm_result(store, m1, "2468", director="Wang")  # even the right PIN waits
+        tm.confirm_result(store, m1, "2468", director="x", session="ui:stranger")  # even the right PIN waits
     assert not store.match(m1).confirmed
     outcomes = [a["outcome"] for a in store.audit_log(tournament_id=tid) if a["action"] == "confirm"]
     assert outcomes[-1] == "refused: too many wrong PINs"
+    tm.confirm_result(store, m1, "2468", director="Wang", session="ui:director")  # another session: not locked
+    assert store.match(m1).confirmed_by == "Wang"
+    tm.confirm_result(store, m2, "2468", director="Wang")  # the command line's own session too
+    assert store.match(m2).confirmed_by == "Wang"
+
+
+def test_a_tournament_match_is_never_corrected_without_the_pin(store):
+    """#32 item 9: an unconfirmed tournament match needs the PIN too; a table outside any
+    tournament needs none."""
+    tid, teams, r1, m1, m2 = _gouji_tournament(store)
+    rec = Recorder(store)
+    for line in _lines(gouji_deal("gouji-shandong", random.Random(3), with_hands=False)):
+        rec.record("T1", line)
+    play = next(e for e in store.events("T1") if e.type == "play")
+    assert not store.match(m1).confirmed
+    with pytest.raises(tm.PinError):
+        tm.correct_with_pin(store, "T1", play.seq, who="Li", why="no PIN", seat=play.seat, recorder=rec)
+    assert store.corrections("T1") == []
+    tm.correct_with_pin(store, "T1", play.seq, who="Wang", why="video", seat=play.seat, pin="2468", recorder=rec)
+    assert [c["who"] for c in store.corrections("T1")] == ["Wang"]
+    store.start_match("FREE", "a friendly game")
+    for line in _lines(gouji_deal("gouji-shandong", random.Random(4), with_hands=False))[:12]:
+        rec.record("FREE", line)
+    free = next(e for e in store.events("FREE") if e.type == "play")
+    tm.correct_with_pin(store, "FREE", free.seq, who="Li", why="misread", seat=free.seat, recorder=rec)
+    assert [c["who"] for c in store.corrections("FREE")] == ["Li"]
+
+
+def test_the_pin_comes_from_a_file_and_pin_on_the_command_line_is_warned(tmp_path, capsys, monkeypatch):
+    db = str(tmp_path / "f.db")
+    monkeypatch.delenv("CARDREF_PIN", raising=False)
+    pin_file = tmp_path / "pin.txt"
+    pin_file.write_text("8642\n", encoding="utf-8")
+    assert cli(["tournament", "create", "Cup", "--family", "gouji", "--pin-file", str(pin_file), "--db", db]) == 0
+    with open_store(db) as store:
+        tid = tm.get_tournament(store, "Cup").id
+        assert tm.verify_pin(store, tid, "8642")
+        row = store.query_one("SELECT pin_hash FROM tournaments WHERE id = ?", (tid,))
+        assert "8642" not in row[0]  # only the salted hash is kept
+    capsys.readouterr()
+    assert cli(["tournament", "create", "Cup2", "--family", "gouji", "--pin", "8642", "--db", db]) == 0
+    assert "other users of this machine can read it" in capsys.readouterr().err  # --pin works, warned
+    assert cli(["tournament", "create", "Cup3", "--family", "gouji", "--pin-file", str(tmp_path / "none"),
+                "--db", db]) == 2
+    assert "cannot read the PIN file" in capsys.readouterr().err
 
 
 def test_round_robin_meets_everyone_once():

@@ -48,6 +48,10 @@ def app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
 
     def make(**cfg: object) -> AppTest:
         cfg.setdefault("autoplay", False)
+        if "pin" in cfg:  # the dashboard is given the PIN's salted hash, never the PIN
+            from cardref.ui.config import hash_ui_pin
+
+            cfg["pin_hash"] = hash_ui_pin(str(cfg.pop("pin")))
         monkeypatch.setenv(ENV, UiConfig(**cfg).to_env())  # type: ignore[arg-type]
         at = AppTest.from_file(APP, default_timeout=60)
         at.run()

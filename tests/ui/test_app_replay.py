@@ -82,7 +82,10 @@ def test_bad_card_code_in_a_correction_is_refused(app, ui, tmp_path) -> None:
     assert len(at.session_state["replay_log"].lines) == len(events)
 
 
-def test_pin_locks_corrections_until_unlocked(app, ui, tmp_path) -> None:
+def test_pin_locks_corrections_until_unlocked(app, ui, tmp_path, monkeypatch) -> None:
+    from cardref.ui import pinlock
+
+    monkeypatch.setattr(pinlock, "BACKOFF_S", (60.0, 60.0, 60.0, 60.0))  # slower than this machine's reruns
     events, k, truth = ui.misread(ui.simulated_lines())
     at = app(mode="log", log=str(ui.write_log(tmp_path / "p.jsonl", events)), pin="2468")
     at.button(key="rp_last").click().run()
@@ -92,6 +95,10 @@ def test_pin_locks_corrections_until_unlocked(app, ui, tmp_path) -> None:
     at.button(key="rp_unlock").click().run()
     assert any("密码不对" in e.value for e in at.error)
     at.text_input(key="rp_pin").input("2468")
+    at.button(key="rp_unlock").click().run()  # within the back-off after a wrong PIN: not even checked
+    assert any("秒后再试" in e.value for e in at.error)
+    assert next(b for b in at.button if "追加更正" in str(b.label)).disabled
+    at.session_state["pin_attempts"].next_try_at = 0.0  # the back-off has passed
     at.button(key="rp_unlock").click().run()
     submit = next(b for b in at.button if "追加更正" in str(b.label))
     assert not submit.disabled
@@ -168,6 +175,8 @@ def test_tournament_page_opens_on_the_store(app, ui) -> None:
     at = app(mode="demo", store=":memory:")
     at.switch_page("screens/tournament_page.py").run()
     assert not at.exception
+    assert any("赛事" in h.value for h in at.header)  # in Chinese by default (#31 item 5)
+    at.toggle(key="lang_en").set_value(True).run()
     assert any("Tournament" in h.value for h in at.header)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cardref.ui.config import ENV, from_env
+from cardref.ui.config import ENV, from_env, ui_pin_matches
 
 from cardref.cli import main
 
@@ -43,8 +43,13 @@ def test_configuration_round_trip(tmp_path) -> None:
     command.add_arguments(p)
     log = tmp_path / "t.jsonl"
     log.write_text('{"type":"deal","game":"guafeng-zibo","seats":4}\n', encoding="utf-8")
-    cfg, problem = command.config_from_args(p.parse_args(["--log", str(log), "--pin", "1234", "--names", "东,南,西,北"]))
-    assert problem is None and cfg.mode == "log" and cfg.pin == "1234" and cfg.names == ["东", "南", "西", "北"]
+    pin_file = tmp_path / "pin"
+    pin_file.write_text("1234\n", encoding="utf-8")
+    cfg, problem = command.config_from_args(p.parse_args(["--log", str(log), "--pin-file", str(pin_file),
+                                                          "--names", "东,南,西,北"]))
+    assert problem is None and cfg.mode == "log" and cfg.names == ["东", "南", "西", "北"]
+    assert ui_pin_matches("1234", cfg.pin_hash) and not ui_pin_matches("1235", cfg.pin_hash)
+    assert "1234" not in cfg.to_env()  # CARDREF_UI_CONFIG holds the salted hash, never the PIN
     back, why = from_env({ENV: cfg.to_env()})
     assert why is None and back == cfg
     cfg, _ = command.config_from_args(p.parse_args([]))
@@ -77,3 +82,30 @@ def test_a_deck_profile_reaches_the_live_pipeline_or_is_reported(capsys, tmp_pat
     assert problem is None and cfg.deck == str(junk.resolve())
     pipeline, why = build_pipeline("guafeng-zibo", None, detector="model", deck=cfg.deck)
     assert isinstance(pipeline, NullPipeline) and "deck profile" in why and "unreadable" in why
+
+
+def test_the_pin_from_the_command_line_is_warned_and_hashed(tmp_path, capsys) -> None:
+    import argparse
+
+    from cardref.commands import ui as command
+
+    p = argparse.ArgumentParser()
+    command.add_arguments(p)
+    cfg, problem = command.config_from_args(p.parse_args(["--pin", "2468"]))
+    assert problem is None and ui_pin_matches("2468", cfg.pin_hash) and "2468" not in cfg.to_env()
+    assert "other users of this machine can read it" in capsys.readouterr().err
+    _, problem = command.config_from_args(p.parse_args(["--pin", "12"]))
+    assert "at least 4 characters" in problem
+    _, problem = command.config_from_args(p.parse_args(["--pin-file", str(tmp_path / "missing")]))
+    assert "cannot read the PIN file" in problem
+    empty = tmp_path / "empty"
+    empty.write_text("", encoding="utf-8")
+    _, problem = command.config_from_args(p.parse_args(["--pin-file", str(empty)]))
+    assert "is empty" in problem
+    assert "--pin-file" in p.format_help()
+
+
+def test_a_plain_pin_in_the_environment_is_hashed_and_reported() -> None:
+    cfg, problem = from_env({ENV: json.dumps({"mode": "demo", "pin": "2468"})})
+    assert ui_pin_matches("2468", cfg.pin_hash) and "2468" not in cfg.to_env()
+    assert "plain-text PIN" in problem
