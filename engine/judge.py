@@ -28,7 +28,7 @@ from .events import (
     event_from_json,
 )
 from .referee import DealReferee, GameRules, UnjudgedDeal
-from .verdict import Fault, Verdict
+from .verdict import OBSERVE_PREFIX, Fault, Verdict
 
 _SEATED = (HandEvent, PlayEvent, PassEvent, DeclareEvent)
 #: Generic faults after which the event is not handed to the game's referee at all.
@@ -186,8 +186,9 @@ class Judge:
         target = fault.i if fault.i is not None else i
         proven_at = fault.proven_at if fault.proven_at is not None else (i if target != i else None)
         existing = self.verdicts.get(target)
-        if existing is not None and not existing.ok:
-            return None
+        if existing is not None and not existing.ok and not (existing.observation and not fault.code.startswith(
+                OBSERVE_PREFIX)):
+            return None                 # a rule fault proven later replaces an observation flag
         verdict = Verdict(target, fault.at(target, proven_at))
         self.verdicts[target] = verdict
         return verdict

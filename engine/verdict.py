@@ -27,16 +27,43 @@ class Fault:
         return Fault(self.code, self.facts, i, proven_at)
 
 
+#: Codes of observation faults: what was observed does not add up (a play or a card not
+#: seen, or not seen right), as opposed to a player breaking a rule (docs/rules/observation.md).
+#: ``deck.*`` (a card seen more often than the decks hold) is one too.
+OBSERVE_PREFIX = "observe."
+OBSERVATION_PREFIXES = (OBSERVE_PREFIX, "deck.")
+
+
+def is_observation(code: str) -> bool:
+    return code.startswith(OBSERVATION_PREFIXES)
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The judgement of one log line."""
+    """The judgement of one log line.
+
+    ``confirm`` is True when the fault rests on an uncertain camera reading (``conf`` under
+    the flag threshold, or ``sure: false``): the verdict is a question to the referee ("please
+    confirm"), listed apart from accusations.  A ``correct`` event settles it.
+    """
 
     i: int
     fault: Fault | None = None
+    confirm: bool = False
 
     @property
     def ok(self) -> bool:
         return self.fault is None
+
+    @property
+    def observation(self) -> bool:
+        """An observation fault (``observe.*``, ``deck.*``), not a rule fault."""
+        return self.fault is not None and is_observation(self.fault.code)
+
+    @property
+    def accusation(self) -> bool:
+        """A rule fault a player is accused of: not an observation, not a question."""
+        return self.fault is not None and not self.confirm and not self.observation
 
     def to_json(self, lang: str = "zh") -> dict[str, Any]:
         if self.fault is None:
@@ -49,4 +76,6 @@ class Verdict:
         }
         if self.fault.proven_at is not None:
             out["proven_at"] = self.fault.proven_at
+        if self.confirm:
+            out["confirm"] = True
         return out

@@ -48,6 +48,16 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         return []
     if seat == opp and c["awaiting"]:
         last_shape, last_cards = c["last"]
+        fits = shape.n == last_shape.n and beats(shape, last_shape, ref.s.two_big_kill_one_big)
+        if not fits and len(sets) >= 3:
+            # the 对门 let the third play stand (an unseen pass, spec "Turn order") and now
+            # plays in normal play, e.g. as the deal's leader
+            c["awaiting"] = False
+            _finish_chong(ref, c)
+            if _current_chong(ref) is not None:
+                return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
+            ref.phase = "play"
+            return None
         if shape.n != last_shape.n:
             return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
                                                    "needed": last_shape.n})]
@@ -60,6 +70,19 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             _finish_chong(ref, c)
         return []
     if len(sets) < 3:
+        if ref.hands[cseat] is None:
+            # another seat plays while the 冲点 has had fewer than three plays and no hand
+            # shows the 冲点 seat's cards: a 冲点 play was not seen.  Say so once, close the
+            # 冲点 with the plays seen and judge this play as normal play (observation.md, O4)
+            fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
+                                                   "needed": 3, "by": seat})
+            c["awaiting"] = False
+            _finish_chong(ref, c)
+            while _current_chong(ref) is not None:
+                _finish_chong(ref, _current_chong(ref))  # type: ignore[arg-type]
+            ref.phase = "play"
+            ref.pending_observe.append(fault)
+            return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
     c["awaiting"] = False
     _finish_chong(ref, c)

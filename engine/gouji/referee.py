@@ -29,6 +29,7 @@ play stands), ``current_play`` ({seat, cards, gouji, pure, restricted} or null),
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NamedTuple
 
 from ..cards import Card
@@ -39,9 +40,19 @@ from . import chongdian, declares, view
 from .burning import Burn, burn_fault, priority
 from .hands import Hand
 from .settings import GoujiSettings
-from .shapes import FOUR, THREE, Shape, ShapeError, beats, make_min_table, parse_shape
+from .shapes import FOUR, ORDER, THREE, TWO, Shape, ShapeError, beats, make_min_table, parse_shape
 
 SEATS = 6
+
+#: Faults of a play against the turn order or the play on the table.  The cards were put down
+#: all the same, so after the fault the referee re-synchronises on them (``_resync``): one
+#: slip, seen or committed, costs one flag and not every later play's verdict.
+RESYNC_CODES = frozenset({
+    "gouji.not_your_lead", "gouji.passed_already", "gouji.does_not_beat", "gouji.count_mismatch",
+    "gouji.gouji_only_opposite", "gouji.burn_first", "gouji.burn_priority", "gouji.burn_after_pass",
+    "gouji.burn_after_jieshao", "gouji.burn_wutou", "gouji.burn_teammate", "gouji.burn_needs_joker",
+    "gouji.burn_before_four",
+})
 
 
 class Current(NamedTuple):
@@ -112,6 +123,11 @@ class GoujiReferee(DealReferee):
         self.pending_four: list[tuple[int, int]] = []
         self.three_i: dict[int, int] = {}
         self.fours_played: set[int] = set()
+        #: observation faults found while judging the current event (docs/rules/observation.md)
+        self.pending_observe: list[Fault] = []
+        #: the deal as it would be had the last faulted play stood (see ``_stood``)
+        self._alt: GoujiReferee | None = None
+        self._doubt = False         # a stood play was tried and did not fit either
 
     # ------------------------------------------------------------------ helpers
     def is_wutou(self, seat: int) -> bool:
@@ -214,12 +230,42 @@ class GoujiReferee(DealReferee):
         return list(self._returned)
 
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        alt, self._alt = self._alt, None
+        if alt is not None:
+            if isinstance(event, PlayEvent):
+                faults = self._feed(i, event)
+                if faults and alt.cur is not None and alt.cur.seat != event.seat:
+                    # only another seat's answer shows the table followed the faulted play: the
+                    # same seat playing again fits both, and is judged as if it was taken back
+                    alt_faults = alt._feed(i, event)
+                    if not alt_faults:              # the table followed the play that stood
+                        self.__dict__.update(alt.__dict__)
+                        return alt_faults
+                    self._doubt = True      # neither fits: no new guess until a play fits again
+                return faults
+            alt_faults = alt._feed(i, event)
+            faults = self._feed(i, event)
+            if self._alt is None and not alt_faults:
+                self._alt = alt             # a pass or declare the stood play makes faulty drops it
+            return faults
+        return self._feed(i, event)
+
+    def _feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        faults = self._feed_one(i, event)
+        if isinstance(event, PlayEvent) and not faults:
+            self._doubt = False
+        return faults
+
+    def _feed_one(self, i: int, event: AnyEvent) -> list[Fault]:
         self._returned = ()
         if isinstance(event, PlayEvent):
             before = self.played[event.seat]
             faults = self._play(i, event.seat, event.cards)
             if self.played[event.seat] == before:
                 self._returned = event.cards            # rejected: the cards go back to the hand
+            if self.pending_observe:
+                faults = [*self.pending_observe, *faults]
+                self.pending_observe = []
             return faults
         if isinstance(event, PassEvent):
             return self._pass(i, event.seat)
@@ -280,9 +326,11 @@ class GoujiReferee(DealReferee):
 
     def _is_final(self, seat: int, shape: Shape) -> bool:
         count = self.counts[seat]
-        if count is not None:
-            return count - shape.n <= 0
-        return shape.base == THREE
+        if count is not None and count - shape.n <= 0:
+            return True
+        if count is not None and self.hands[seat] is not None:
+            return False
+        return shape.base == THREE      # 3s are the last play (004:27); a later play proves otherwise
 
     def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> Fault | None:
         """Faults a play has whatever the table: cards not held, too many, 憋3, thrown 4s."""
@@ -294,7 +342,7 @@ class GoujiReferee(DealReferee):
         count = self.counts[seat]
         if count is not None and shape.n > count:
             return Fault("gouji.more_than_held", {"seat": seat, "n": shape.n, "held": count})
-        if shape.base == THREE and count is not None and count > shape.n:
+        if shape.base == THREE and count is not None and count > shape.n and hand is not None:
             return Fault("gouji.three_not_last", {"seat": seat})    # 憋3, 004:27
         if shape.base == FOUR and seat in self.no_fours:
             return Fault("gouji.four_discarded", {"seat": seat})    # 002:46
@@ -393,10 +441,22 @@ class GoujiReferee(DealReferee):
             return [*faults, Fault("play.after_out", {"seat": seat})]
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
-            return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
+            read = self._one_misread(cards) if self.hands[seat] is None else None
+            if read is None:
+                return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
+            odd, fixed = read          # one card cannot lie with the others: read wrong (O5)
+            self._play(i, seat, fixed)
+            return [*faults, Fault("observe.card_unplausible", {"seat": seat, "card": odd,
+                                                               "cards": list(cards), "as": fixed[0]})]
         fault = self._precheck(seat, cards, shape)
         if fault is not None:
             return [*faults, fault]
+        count = self.counts[seat]
+        if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n:
+            # the count says cards are left, but no hand shows them: a 3 is the last play
+            # (004:27), so a play of this seat was not seen (observation.md, O3).  Should the
+            # seat play again, the 3 was 憋3 after all and that fault replaces this flag.
+            faults.append(Fault("observe.missing_play", {"seat": seat, "left": count - shape.n}))
         start: list[Fault] = []
         if self.phase == "prep":
             start = self._start_play()
@@ -409,6 +469,8 @@ class GoujiReferee(DealReferee):
         if fault is not None:
             presumed = self._presume_men(seat, shape, final)
             if presumed is None:
+                if fault.code in RESYNC_CODES and not self._doubt:
+                    self._alt = self._stood(i, seat, shape, cards, final)   # one slip at a time
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.beaten:
@@ -420,6 +482,34 @@ class GoujiReferee(DealReferee):
         else:
             faults += self._answer(i, seat, shape, cards, final, burning)
         return faults + start
+
+    def _one_misread(self, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...]] | None:
+        """A play of three or more cards that is one play but for one card of another rank (not
+        a 2 nor a joker): that card and the play with it read as one of the others."""
+        if len(cards) < 3:
+            return None
+        ranks: dict[object, list[Card]] = {}
+        for c in cards:
+            if not c.is_joker and ORDER[c.rank] != TWO:
+                ranks.setdefault(c.rank, []).append(c)
+        if len(ranks) != 2:
+            return None
+        (_, a), (_, b) = sorted(ranks.items(), key=lambda kv: len(kv[1]))
+        if len(a) != 1 or len(b) < 2:
+            return None
+        fixed = tuple(b[0] if c is a[0] else c for c in cards)
+        return (a[0], fixed) if isinstance(parse_shape(fixed, self.min_table), Shape) else None
+
+    def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> GoujiReferee:
+        """This deal as it would be had the faulted play stood on the table (docs/rules/
+        observation.md, O1): a copy in which the play leads.  The referee itself goes on as if
+        the play was taken back; the next play decides which of the two the table followed."""
+        keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
+        alt = copy.deepcopy(self, keep)
+        alt._alt = None
+        alt.burn = None
+        alt._lead(i, seat, shape, cards, final, False)
+        return alt
 
     def _presume_men(self, seat: int, shape: Shape, final: bool) -> tuple[str, bool, bool] | None:
         """Without card counts, a seat expected to lead (接风) whose last play was beaten and who
@@ -545,7 +635,8 @@ class GoujiReferee(DealReferee):
                 self.burn = None
             self.active.discard(seat)
             self.finished.append(seat)
-            if self.counts[seat] is None and shape.base == THREE:
+            if self.hands[seat] is None and shape.base == THREE \
+                    and (self.counts[seat] is None or self.counts[seat] > 0):
                 self.three_i[seat] = i
             self._progress()
         return faults

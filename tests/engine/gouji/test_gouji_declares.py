@@ -307,6 +307,19 @@ deal gouji-yucheng leader=1
 0 !chongdian
 0 2H KH KS   # gouji.chongdian_not_pure
 0 KH KS
+1 5H         # observe.missing_play
+""")
+
+
+def test_chongdian_unfinished_with_hands_is_a_fault(script) -> None:
+    """004:11 冲点 is three plays in a row; with the 冲点 seat's hand known no gap explains
+    another seat's play before they are over (docs/rules/observation.md, O4)."""
+    script("""
+deal gouji-yucheng leader=1
+hand 0 KH KS QH QS QD AH AS 5S
+0 !revolution
+0 !chongdian
+0 KH KS
 1 5H         # gouji.chongdian_unfinished
 """)
 

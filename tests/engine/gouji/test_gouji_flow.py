@@ -99,8 +99,14 @@ deal gouji-shandong
 {Y}
 0 5H 6H   # gouji.mixed_ranks
 """),
-    ("004:27 憋3 with card counts: a 3 before the last play is caught at once", """
+    ("004:27 憋3 with card counts only: a missing play at once, 憋3 once the seat plays again (O3)", """
 deal gouji-yucheng leader=0 sizes=3,3,3,3,3,3
+0 3H      # gouji.three_not_last @2
+0 5H
+"""),
+    ("004:27 憋3 with the hand known: caught at once", """
+deal gouji-yucheng leader=0 sizes=3,3,3,3,3,3
+hand 0 3H 5H 6H
 0 3H      # gouji.three_not_last
 0 5H
 """),
