@@ -44,9 +44,15 @@ them, with a joint probability of at least ``joint_min``; the card takes that co
 Every corner left unpaired is a card on its own (a fanned hand shows one index per card).
 Two detections of one index (centres within ``duplicate_ratio`` s) count once.
 Designs with an index in all four corners: four same-code indices whose two diagonals
-share their midpoint and length (at the card's angle) are one card, found before the
-pairing; a lone index where a pair's card would have its third or fourth corner joins it
-(``four_index``).
+share their midpoint and length (at the card's angle), whose boxes agree (turned alike)
+and with no other index on the face between them, are one card, found before the pairing;
+a lone index where a pair's card would have its third or fourth corner joins it
+(``four_index``).  A frame where some card showed all four indices shows a four-index
+deck: the matching is redone with side pairs too (two indices one card side apart, which
+is what each covered card of a fan of such cards shows; ``four_index_sides``), measured on
+the frame's own four-index cards.  Jumbo indices, closer than ``min_ratio``, pair when
+their step runs along a card's diagonal (``jumbo``).  The decision is written down in
+docs/vision-detector.md ("Four-index and jumbo designs").
 
 Known limits (the matcher sees only axis-aligned boxes, never the card outline):
 
@@ -119,8 +125,34 @@ class MergeSettings:
     four_index: bool = True
     #: How far (index sizes) a four-index card's corners may be from where the geometry puts them.
     four_index_tolerance: float = 0.8
+    #: The four index boxes of a four-index card agree in width and in height within this factor.
+    quad_box_ratio: float = 1.3
     #: Card width / height, for where a four-index card's other corners lie.
     card_aspect: float = 0.71
+    #: In a frame where some card showed indices at three or four corners (a four-index
+    #: design), two same-code indices one card side apart are one card: the step runs along
+    #: their long side (the card's long side) or across it (its short side) within
+    #: ``side_angle`` degrees, at ``side_long`` or ``side_short`` times the expected diagonal,
+    #: costing at most ``side_max_cost``.  A fan of such cards shows each card's two left
+    #: indices (see docs/vision-detector.md, "Four-index and jumbo designs").
+    four_index_sides: bool = True
+    side_angle: float = 20.0
+    side_long: float = 0.78
+    side_short: float = 0.62
+    side_max_cost: float = 0.35
+    #: The diagonal (index sizes) the sides are shares of; 0: ``expected_ratio``.  A frame
+    #: showing four-index cards sets it, and the side shares, from them.
+    side_diagonal: float = 0.0
+    #: Jumbo indices (a third of the card tall) sit ``jumbo_min_ratio``..``min_ratio`` index
+    #: sizes apart: such a pair counts when its step runs ``jumbo_angle`` degrees (from, to)
+    #: off the indices' long side (a card's diagonal; a fan neighbour's step runs along or
+    #: across it) and their sizes agree within ``jumbo_size_ratio``; the step runs down the
+    #: diagonal of ``index_diagonal``, or either diagonal in a frame showing a four-index card.
+    jumbo: bool = True
+    jumbo_min_ratio: float = 1.6
+    jumbo_expected_ratio: float = 2.2
+    jumbo_angle: tuple[float, float] = (18.0, 62.0)
+    jumbo_size_ratio: float = 1.25
     #: Largest number of same-code corners matched exactly (2**n states); greedy above.
     exact_limit: int = 16
     #: Same-code indices closer than this many index sizes are one index seen twice.
@@ -195,6 +227,69 @@ def pair_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = 
     if joker:
         off = min(off, abs(math.log(ratio / settings.joker_star_ratio)))
     return off + math.log(size_ratio)
+
+
+def _step_off_axis(a: CornerDetection, b: CornerDetection, settings: MergeSettings) -> tuple[float, float] | None:
+    """The centre distance of two same-code, like-sized, alike-turned elongated indices in
+    index sizes, and how far (degrees, 0..90) the step between them runs off their long
+    side; ``None`` when they differ in code, size or shape, or are not elongated."""
+    if a.card != b.card or a.card in JOKER_CODES:
+        return None
+    sa, sb = index_size(a), index_size(b)
+    if max(sa, sb) / min(sa, sb) > settings.max_size_ratio:
+        return None
+    shape = _shape(a, settings.elongated)
+    if shape == "square" or shape != _shape(b, settings.elongated):
+        return None
+    (ax, ay), (bx, by) = a.center, b.center
+    along, across = (abs(by - ay), abs(bx - ax)) if shape == "tall" else (abs(bx - ax), abs(by - ay))
+    dist = math.hypot(along, across)
+    if dist <= 0:
+        return None
+    return dist / math.sqrt(sa * sb), math.degrees(math.atan2(across, along))
+
+
+def side_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = DEFAULT_MERGE) -> float | None:
+    """How well two same-code indices fit one side of a four-index card (lower is better),
+    or ``None``: the step runs along the indices' long side or across it (``side_angle``),
+    about ``side_long`` or ``side_short`` of the expected diagonal away (``side_max_cost``)."""
+    found = _step_off_axis(a, b, settings)
+    if found is None or not _turned_alike((a, b), settings):
+        return None
+    ratio, off = found
+    diagonal = settings.side_diagonal or settings.expected_ratio
+    if off <= settings.side_angle:
+        expected = settings.side_long * diagonal
+    elif off >= 90.0 - settings.side_angle:
+        expected = settings.side_short * diagonal
+    else:
+        return None
+    sa, sb = index_size(a), index_size(b)
+    cost = abs(math.log(ratio / expected)) + math.log(max(sa, sb) / min(sa, sb))
+    return cost if cost <= settings.side_max_cost else None
+
+
+def jumbo_cost(a: CornerDetection, b: CornerDetection, settings: MergeSettings = DEFAULT_MERGE,
+               either_diagonal: bool = False) -> float | None:
+    """How well two same-code indices closer than ``min_ratio`` fit one jumbo-index card's
+    diagonal (lower is better), or ``None`` (see ``MergeSettings.jumbo_min_ratio``).
+    ``either_diagonal``: a four-index card's other diagonal fits too."""
+    found = _step_off_axis(a, b, settings)
+    if found is None:
+        return None
+    ratio, off = found
+    sa, sb = index_size(a), index_size(b)
+    size_ratio = max(sa, sb) / min(sa, sb)
+    lo, hi = settings.jumbo_angle
+    if not (settings.jumbo_min_ratio <= ratio < settings.min_ratio and lo <= off <= hi
+            and size_ratio <= settings.jumbo_size_ratio):
+        return None
+    (ax, ay), (bx, by) = a.center, b.center
+    diagonal = settings.index_diagonal
+    wide = _shape(a, settings.elongated) == "wide"
+    if diagonal and not either_diagonal and (bx - ax) * (by - ay) * diagonal * (-1 if wide else 1) <= 0:
+        return None
+    return abs(math.log(ratio / settings.jumbo_expected_ratio)) + math.log(size_ratio)
 
 
 def _order_key(c: CornerDetection) -> tuple:
@@ -334,7 +429,7 @@ def _square_corner(pair: tuple[CornerDetection, ...], lone: CornerDetection, set
 
 
 def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
-                 ) -> list[tuple[CornerDetection, ...]]:
+                sides: bool = False) -> list[tuple[CornerDetection, ...]]:
     """Join the groups of one card of a four-index design (indices in all four corners).
 
     Its two diagonals cross at the card centre with the same length: two same-code pairs
@@ -343,7 +438,9 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
     marks may also have been paired along its sides (:func:`_opposite_sides`,
     :func:`_square_corner`); those two rules are for jokers only: applied to every code they
     joined neighbours in fanned rows of identical cards, and the merge tests' random tables
-    fell below their bounds (0.975 where 0.98 is required).
+    fell below their bounds (0.975 where 0.98 is required).  With ``sides`` (a frame that
+    shows a four-index design, :func:`merge_corners`) they apply to every code: a pair may
+    then be a card's side.
     """
     pairs = [g for g in groups if len(g) == 2]
     singles = [g for g in groups if len(g) == 1]
@@ -359,7 +456,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
             if j in used or b[0].card != a[0].card:
                 continue
             if _same_diagonals(a[0].center, a[1].center, b[0].center, b[1].center, tol * s) \
-                    or (a[0].card in JOKER_CODES and _opposite_sides(a, b, tol * s, settings)):
+                    or ((sides or a[0].card in JOKER_CODES) and _opposite_sides(a, b, tol * s, settings)):
                 used.update((i, j))
                 out.append(a + b)
                 break
@@ -382,12 +479,56 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
                 continue
             lx, ly = lone.center
             if any(math.hypot(lx - px, ly - py) < tol * s for px, py in spots) \
-                    or (len(group) == 2 and lone.card in JOKER_CODES and _square_corner(pair, lone, settings)):
+                    or (len(group) == 2 and (sides or lone.card in JOKER_CODES)
+                        and _square_corner(pair, lone, settings)):
                 taken.add(k)
                 group = group + (lone,)
         out.append(group)
     out.extend(g for k, g in enumerate(singles) if k not in taken)
     return out
+
+
+def _turned_alike(quad: tuple[CornerDetection, ...], settings: MergeSettings) -> bool:
+    """Whether the index boxes have the same width and the same height (within
+    ``quad_box_ratio``): one card's indices are turned alike (a half turn apart), so their
+    upright boxes agree; two cards' lying at different turns do not."""
+    for side in ((0, 2), (1, 3)):
+        lengths = [max(c.box[side[1]] - c.box[side[0]], 1e-6) for c in quad]
+        if max(lengths) / min(lengths) > settings.quad_box_ratio:
+            return False
+    return True
+
+
+def _face_covers(quad: tuple[CornerDetection, ...], others: list[tuple[tuple[float, float], float]],
+                 settings: MergeSettings) -> bool:
+    """Whether another index lies on the face of the card whose corners are ``quad``: inside
+    the quadrilateral of their centres or within ``blocker_ratio`` index sizes of its edges
+    (a visible index there belongs to a card lying beside or under it; the four are not one
+    card's, e.g. the left indices of the first and third of three identical fanned cards)."""
+    pts = [c.center for c in quad]
+    mx, my = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    pts.sort(key=lambda p: math.atan2(p[1] - my, p[0] - mx))
+    s = math.exp(sum(math.log(index_size(c)) for c in quad) / 4)
+    margin = settings.blocker_ratio * s
+    own = {c.center for c in quad}
+    for (ox, oy), _ in others:
+        if (ox, oy) in own:
+            continue
+        inside = True
+        near = False
+        for k in range(4):
+            (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 4]
+            ex, ey = bx - ax, by - ay
+            length = math.hypot(ex, ey) or 1e-9
+            side = (ex * (oy - ay) - ey * (ox - ax)) / length  # > 0: the inner side (counter-clockwise order)
+            t = ((ox - ax) * ex + (oy - ay) * ey) / (length * length)
+            if side < 0:
+                inside = False
+            if abs(side) < margin and 0 <= t <= 1:
+                near = True
+        if inside or near:
+            return True
+    return False
 
 
 def _quads(group: list[CornerDetection], settings: MergeSettings,
@@ -421,6 +562,9 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
             cross = abs((ang - ang2 + math.pi / 2) % math.pi - math.pi / 2)  # 0..90 degrees
             if min(abs(cross - want), abs(cross - (math.pi - want))) > math.radians(12):
                 continue
+            quad = tuple(group[k] for k in (i, j, i2, j2))
+            if not _turned_alike(quad, settings) or _face_covers(quad, others, settings):
+                continue
             shapes = {_shape(group[k], settings.elongated) for k in (i, j, i2, j2)}
             tall = abs(math.sin(ang)) + abs(math.sin(ang2)) > abs(math.cos(ang)) + abs(math.cos(ang2))
             if shapes in ({"tall"}, {"wide"}) and tall != (shapes == {"tall"}):
@@ -435,7 +579,10 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
     return quads
 
 
-def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tuple[CornerDetection, ...]]:
+def _match(corners: list[CornerDetection], settings: MergeSettings,
+           sides: bool = False) -> list[tuple[CornerDetection, ...]]:
+    """Groups of corners, one per card.  ``sides``: the frame shows a four-index design, so
+    side pairs (:func:`side_cost`) and jumbo diagonals (:func:`jumbo_cost`) are candidates too."""
     if settings.same_place_ratio > 0:
         corners = _drop_duplicates(sorted(corners, key=_order_key), settings, settings.same_place_ratio)
     centres = [(c.center, index_size(c)) for c in corners]
@@ -454,8 +601,12 @@ def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tupl
         for i in range(len(group)):
             for j in range(i + 1, len(group)):
                 cost = pair_cost(group[i], group[j], settings)
-                if cost is not None and cost <= settings.max_cost \
-                        and not _blocked(group[i], group[j], centres, settings):
+                if cost is not None and cost > settings.max_cost:
+                    cost = None
+                extra = [side_cost(group[i], group[j], settings) if sides else None,
+                         jumbo_cost(group[i], group[j], settings, sides) if settings.jumbo else None]
+                cost = min([c for c in (cost, *extra) if c is not None], default=None)
+                if cost is not None and not _blocked(group[i], group[j], centres, settings):
                     costs[(i, j)] = round(cost, 9)
         pairs = (_exact_pairs(len(group), costs, settings.max_cost / 2) if len(group) <= settings.exact_limit
                  else _greedy_pairs(costs))
@@ -464,7 +615,7 @@ def _match(corners: list[CornerDetection], settings: MergeSettings) -> list[tupl
             used.update((i, j))
             groups.append((group[i], group[j]))
         groups.extend((c,) for k, c in enumerate(group) if k not in used)
-    return _four_index(groups, settings) if settings.four_index else groups
+    return _four_index(groups, settings, sides) if settings.four_index else groups
 
 
 def _reading(c: CornerDetection, code: str) -> float:
@@ -519,6 +670,43 @@ def _joint(groups: list[tuple[CornerDetection, ...]], settings: MergeSettings,
     return [g for g in groups if not (len(g) == 1 and id(g[0]) in gone)] + joined
 
 
+def shows_four_index(groups: Sequence[tuple[CornerDetection, ...]], settings: MergeSettings = DEFAULT_MERGE) -> bool:
+    """Whether the frame shows a four-index design: the ``four_index_sides`` rule is on and
+    some card of ``groups`` (not a joker: a ringed joker proves nothing of the deck's other
+    cards) was seen by indices at three or four of its corners."""
+    return (settings.four_index and settings.four_index_sides
+            and any(len(g) == 4 and g[0].card not in JOKER_CODES for g in groups))
+
+
+def _median(values: Sequence[float]) -> float:
+    v = sorted(values)
+    mid = len(v) // 2
+    return v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+
+
+def _four_index_geometry(groups: Sequence[tuple[CornerDetection, ...]], settings: MergeSettings) -> MergeSettings:
+    """``settings`` with the frame's own four-index card geometry: from the cards seen by all
+    four indices, their diagonal (``side_diagonal``) and their sides as shares of it
+    (``side_long``, ``side_short``), medians over those cards; unchanged without one.  The
+    diagonal pairs keep their ``expected_ratio``."""
+    diagonals, longs, shorts = [], [], []
+    for g in groups:
+        if len(g) != 4 or g[0].card in JOKER_CODES:
+            continue
+        s = math.exp(sum(math.log(index_size(c)) for c in g) / 4)
+        dist = sorted(math.dist(g[i].center, g[j].center) for i in range(4) for j in range(i + 1, 4))
+        diagonal = (dist[4] + dist[5]) / 2  # a rectangle's six distances: 2 short, 2 long sides, 2 diagonals
+        if diagonal <= 0:
+            continue
+        diagonals.append(diagonal / s)
+        shorts.append((dist[0] + dist[1]) / 2 / diagonal)
+        longs.append((dist[2] + dist[3]) / 2 / diagonal)
+    if not diagonals:
+        return settings
+    return replace(settings, side_diagonal=round(_median(diagonals), 6), side_long=round(_median(longs), 6),
+                   side_short=round(_median(shorts), 6))
+
+
 def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = DEFAULT_MERGE,
                   ) -> list[CardDetection]:
     """One :class:`CardDetection` per physical card, in reading order (top to bottom, left to right).
@@ -526,7 +714,9 @@ def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = 
     With ``settings.adapt_after`` or more face-card pairs found, the frame's own typical
     pair distance (their median) replaces ``expected_ratio`` and the matching is redone:
     all cards of one frame are seen through the same camera, so a card's pair fits that
-    better than a pair across two identical neighbours does.
+    better than a pair across two identical neighbours does.  When a card shows indices at
+    three or four corners (:func:`shows_four_index`) the matching is redone once more with
+    side pairs and jumbo diagonals (``four_index_sides``).
     """
     corners = list(corners)
     groups = _match(corners, settings)
@@ -537,6 +727,8 @@ def merge_corners(corners: Iterable[CornerDetection], settings: MergeSettings = 
             median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
             settings = replace(settings, expected_ratio=round(median, 6))
             groups = _match(corners, settings)
+    if shows_four_index(groups, settings):
+        groups = _match(corners, _four_index_geometry(groups, settings), sides=True)
     if settings.joint_min > 0:
         groups = _joint(groups, settings)
     cards = [_card(g) for g in groups]
