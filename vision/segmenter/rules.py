@@ -55,6 +55,7 @@ class Rule:
     doc: str  # decision number in docs/vision.md
     where: str  # module:function of the code
     test: Callable[..., bool] | None = None  # pair rules: (ctx, track, other) -> bool
+    traced: bool = True  # False: evaluated for every frame's pairs, so not recorded in the trace
 
 
 def _echo_seen_twice(c: Context, tr: Track, o: Track) -> bool:
@@ -137,11 +138,11 @@ RULES: tuple[Rule, ...] = (
     Rule("track.duplicates", "track", "two candidates of one code sharing an index", Decision.MERGE, "V16",
          "tracking:ZoneTracks._merge_duplicates"),
     Rule("track.fanned_pair", "track", "two candidates of one code, each with an index of its own",
-         Decision.KEEP_APART, "V16", "predicates:fanned_pair"),
+         Decision.KEEP_APART, "V16", "predicates:fanned_pair", traced=False),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",
          Decision.DROP, "V2", "tracking:ZoneTracks._hopeless"),
     Rule("match.suit_misread_gate", "match", "a detection of another code vs a reported card of its rank",
-         Decision.GATE, "V3", "association:gate"),
+         Decision.GATE, "V3", "association:gate", traced=False),
 )
 
 RULE_NAMES: frozenset[str] = frozenset(r.name for r in RULES)

@@ -36,24 +36,33 @@ class RuleSummary:
     doc: str
     fired: int
     plays: int
+    traced: bool = True  # False: the rule is not recorded (it decides for every frame's pairs)
 
 
-def summarise(trace: list[TraceRecord]) -> list[RuleSummary]:
-    """One row per rule of the table (table order, rules that never fired included)."""
-    by_rule: dict[str, list[TraceRecord]] = {r.name: [] for r in RULES}
-    for rec in trace:
-        by_rule.setdefault(rec.rule, []).append(rec)
+def summarise(*traces: list[TraceRecord]) -> list[RuleSummary]:
+    """One row per rule of the table (table order, rules that never fired included), over
+    one or more segmenters' traces (plays are counted per trace: each has its own ids)."""
+    fired: dict[str, int] = {r.name: 0 for r in RULES}
+    plays: dict[str, int] = dict(fired)
+    for trace in traces:
+        by_rule: dict[str, list[TraceRecord]] = {}
+        for rec in trace:
+            by_rule.setdefault(rec.rule, []).append(rec)
+        for name, recs in by_rule.items():
+            fired[name] = fired.get(name, 0) + len(recs)
+            changed = {("play", r.play) if r.play is not None else ("step", r.zone, r.t) for r in recs}
+            plays[name] = plays.get(name, 0) + len(changed)
     out = []
-    for name, recs in by_rule.items():
-        plays = {("play", r.play) if r.play is not None else ("step", r.zone, r.t) for r in recs}
+    for name in fired:
         rule = BY_NAME.get(name)
         out.append(RuleSummary(name, rule.decision.value if rule else "?", rule.doc if rule else "?",
-                               len(recs), len(plays)))
+                               fired[name], plays[name], rule.traced if rule else True))
     return out
 
 
 def format_summary(rows: list[RuleSummary]) -> list[str]:
     """The summary as text lines (``bench e2e --verbose``)."""
     lines = [f"{'rule':26s} {'decision':15s} {'doc':4s} {'fired':>6s} {'plays':>6s}"]
-    lines += [f"{r.rule:26s} {r.decision:15s} {r.doc:4s} {r.fired:6d} {r.plays:6d}" for r in rows]
+    lines += [f"{r.rule:26s} {r.decision:15s} {r.doc:4s} {r.fired:6d} {r.plays:6d}" if r.traced
+              else f"{r.rule:26s} {r.decision:15s} {r.doc:4s} {'-':>6s} {'-':>6s}  (not traced)" for r in rows]
     return lines

@@ -91,9 +91,12 @@ class ZoneTracks:
         for tr in self.tracks:
             if tr.removed:
                 continue
-            if tr.committed or (t - tr.last_seen <= s.drop_s and not self._hopeless(tr, t)):
+            recent = tr.committed or t - tr.last_seen <= s.drop_s
+            if tr.committed or (recent and not self._hopeless(tr, t)):
                 keep.append(tr)
             else:
+                if recent:
+                    self.trace("track.hopeless", tr, None, None)
                 self.table.lose(TrailEntry(tr.last_seen, tr.best, -1 if self.seat is None else self.seat,
                                            tr.first_xy), t)
         self.tracks = keep

@@ -78,6 +78,9 @@ class ZoneTracker:
         return rules.Context(self.s, t, mark_mm, late, self.book.reported_at())
 
     def _maybe_play(self, t: float) -> list[PlayObservation]:
+        """V2: once every candidate that is no echo has settled, drop the echoes and the
+        second readings (``echo.*``, ``split.*``, V15), then restore (V17), move (V14), join
+        (V12, V13) or report the rest as a new play."""
         cands = [tr for tr in self.tracks if not tr.committed]
         if not cands:
             return []
