@@ -83,4 +83,13 @@ register({
     "play.not_in_hand": {"zh": "座位 {seat} 手里没有这些牌：{cards}", "en": "seat {seat} does not hold {cards}"},
     "play.after_out": {"zh": "座位 {seat} 已经出完牌，不能再出", "en": "seat {seat} has already gone out and cannot play"},
     "play.empty": {"zh": "出牌不能为空", "en": "a play needs at least one card"},
+    "observe.missing_play": {"zh": "没有看到座位 {seat} 的出牌（被遮挡或漏拍？），按看到的牌继续判定",
+                             "en": "a play by seat {seat} was not seen (covered or missed?); judging goes on "
+                                   "from what was seen"},
+    "observe.card_unplausible": {"zh": "座位 {seat} 的 {cards} 中 {card} 与其他牌不成一手，可能看错了（按 {as} 判定）",
+                                 "en": "seat {seat}: {card} in {cards} cannot go with the others, probably misread "
+                                       "(judged as {as})"},
+    "observe.unexpected_lead": {"zh": "按看到的牌上一轮应由座位 {expected} 领出，座位 {seat} 却领出：上一轮可能有牌看错或漏看",
+                                "en": "by the cards seen seat {expected} leads, but seat {seat} led: a card of the last "
+                                      "trick may be misread or missed"},
 })

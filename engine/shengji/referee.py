@@ -115,6 +115,12 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.first_deal = True
         #: 炒地皮 翻底 (003:18): nobody declared, the bottom's first level card names the trump
         self.fandi = bool(opts.get("fandi")) and s.has_wushik
+        #: (event, seats) of a play made before seats due earlier in the trick (see ``_turn``)
+        self.skipped: tuple[int, tuple[int, ...]] | None = None
+        #: the last trick closed with a missing play already flagged (its lead is explained)
+        self.gap_flagged = False
+        #: the trick in progress began with a flagged unexpected lead
+        self.trick_flagged = False
 
     # -- options -------------------------------------------------------------------------
     def _option_dealer(self, value: Any) -> int:
@@ -173,9 +179,15 @@ class ShengjiReferee(MatchRules, DealReferee):
         return not any(self.left) and not self.trick
 
     def to_play(self) -> int | None:
+        """The first seat from the leader on that has not played in this trick."""
         if self.complete:
             return None
-        return (self.leader + len(self.trick)) % 4
+        played = {p.seat for p in self.trick}
+        for k in range(4):
+            s = (self.leader + k) % 4
+            if s not in played:
+                return s
+        return None
 
     def _hand(self, ev: HandEvent) -> list[Fault]:
         faults: list[Fault] = []
@@ -227,11 +239,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         if not self.started:
             self.started = True
             faults.extend(self._check_declared_trump(i))
-        expected = self.to_play()
-        if seat != expected:
-            if any(p.seat == seat for p in self.trick):
-                return [Fault("shengji.out_of_turn", {"expected": expected, "seat": seat}), *faults]
-            faults.insert(0, Fault("shengji.out_of_turn", {"expected": expected, "seat": seat}))
+        faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
         if hand is not None:
             missing = Counter(cards) - hand
@@ -265,6 +273,82 @@ class ShengjiReferee(MatchRules, DealReferee):
         if len(self.trick) == 4:
             self._finish_trick()
         return faults
+
+    def _turn(self, i: int, seat: int) -> list[Fault]:
+        """The turn order of a play, with the camera's gaps (docs/rules/observation.md, O6-O8).
+
+        A seat that already played in this trick starts the next one: the trick closes with the
+        plays seen, and the seats missing from it are one ``observe.missing_play``.  A seat that
+        plays before a seat due earlier is recorded; if that seat then plays in the same trick,
+        the earlier play was out of turn (``shengji.out_of_turn``, proven then), otherwise its
+        play was not seen.  A lead by another seat than the last trick's winner is one
+        ``observe.unexpected_lead`` (a card of that trick misread, or a play missed), and the
+        trick's points follow the seat that leads."""
+        out: list[Fault] = []
+        if self.trick and any(p.seat == seat for p in self.trick):
+            out.extend(self._close_incomplete(i))
+        if not self.trick:
+            if seat != self.leader:
+                if not self.history and not self.gap_flagged:
+                    out.append(Fault("shengji.out_of_turn", {"expected": self.leader, "seat": seat}))
+                elif not self.gap_flagged:
+                    out.append(Fault("observe.unexpected_lead", {"seat": seat, "expected": self.leader}))
+                    self.trick_flagged = True     # this trick's gap is said: not again at its close
+                self._move_last_trick(seat)
+                self.leader = seat
+            self.gap_flagged = False
+            return out
+        expected = self.to_play()
+        if seat == expected:
+            return out
+        if self.skipped is not None and seat in self.skipped[1]:
+            j, seats = self.skipped
+            self.skipped = None
+            out.append(Fault("shengji.out_of_turn", {"expected": seat, "seat": self.seat_at(j)}, j, i))
+            return out
+        if self.skipped is None:
+            before = []
+            s = expected
+            while s != seat and s is not None:
+                before.append(s)
+                s = (s + 1) % 4
+            self.skipped = (i, tuple(before))
+        return out
+
+    def seat_at(self, i: int) -> int:
+        return next(p.seat for p in self.trick if p.i == i)
+
+    def _close_incomplete(self, i: int) -> list[Fault]:
+        """Close the trick in progress with the plays seen; the seats missing are one flag."""
+        played = {p.seat for p in self.trick}
+        missing = [s for s in range(4) if s not in played]
+        at = self.skipped[0] if self.skipped is not None else None
+        self.skipped = None
+        flagged, self.trick_flagged = self.trick_flagged, False
+        size = self.trick[0].combo.size
+        for s in missing:
+            self.left[s] = max(0, self.left[s] - size)
+        self._finish_trick()
+        self.gap_flagged = True
+        if flagged:
+            return []
+        if at is None:
+            return [Fault("observe.missing_play", {"seats": missing, "seat": missing[0], "n": size}, None, None)]
+        return [Fault("observe.missing_play", {"seats": missing, "seat": missing[0], "n": size}, at, i)]
+
+    def _move_last_trick(self, seat: int) -> None:
+        """The trick before went to ``seat``, who leads: its points follow (O8)."""
+        if not self.history or self.last_winner is None or seat % 2 == self.last_winner % 2:
+            return
+        pts = self.history[-1]["points"]
+        if self.last_winner in self.attackers:
+            self.attacker_points -= pts
+            self.dealer_side_points += pts
+        else:
+            self.dealer_side_points -= pts
+            self.attacker_points += pts
+        self.history[-1]["winner"] = seat
+        self.last_winner = seat
 
     def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         faults: list[Fault] = []
