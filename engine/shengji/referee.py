@@ -299,12 +299,12 @@ class ShengjiReferee(MatchRules, DealReferee):
             self.gap_flagged = False
             return out
         expected = self.to_play()
-        if seat == expected:
-            return out
         if self.skipped is not None and seat in self.skipped[1]:
             j, seats = self.skipped
             self.skipped = None
             out.append(Fault("shengji.out_of_turn", {"expected": seat, "seat": self.seat_at(j)}, j, i))
+            return out
+        if seat == expected:
             return out
         if self.skipped is None:
             before = []
