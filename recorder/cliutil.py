@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from .opening import open_store
 from .paths import ENV_DB, default_db
-from .store import EventStore, StoreError, open_store
+from .store import EventStore, StoreError
 
 
 def add_db_argument(p: argparse.ArgumentParser) -> None:

@@ -1,22 +1,23 @@
-"""Migrations: ``MIGRATIONS[v](store)`` brings a store at version ``v`` to ``v + 1``.
+"""Migrations: ``MIGRATIONS[v](writer)`` brings a store at version ``v`` to ``v + 1``.
 
-Each runs inside the schema transaction opened by :meth:`EventStore._ensure_schema` and
-returns the ids of tables whose verdicts must be rebuilt by re-judging their logs.
+Each runs inside the schema transaction the store opens (see
+:func:`.store.connect_store`), works only through the :class:`.store.SchemaWriter` it is
+given, and returns the ids of tables whose verdicts must be rebuilt by re-judging their
+logs (:func:`cardref.recorder.open_store` does that).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from . import schema
-from .store import EventStore, now_iso, to_line
+from .store import Migration, SchemaWriter, now_iso, to_line
 
 
-def _v1_to_v2(store: EventStore) -> list[str]:
+def _v1_to_v2(store: SchemaWriter) -> list[str]:
     """v1 kept raw lines only.  Parse them into v2 rows (malformed ones as rejected), give
     each table one match holding its whole log, and re-judge every table afterwards."""
-    run = store._execute
+    run = store.run
     run("ALTER TABLE events RENAME TO events_v1")
     run("ALTER TABLE tables RENAME TO tables_v1")
     for stmt in schema.v2_statements(store.pk):
@@ -28,9 +29,8 @@ def _v1_to_v2(store: EventStore) -> list[str]:
     stats = {"from": 1, "to": 2, "tables": 0, "events": 0, "blank_lines_skipped": 0, "renumbered": []}
     migrated: list[str] = []
     for table_id, name, created in [*tables, *((t, None, now_iso()) for t in orphans)]:
-        run("INSERT INTO card_tables (id, name, created_at) VALUES (?, ?, ?)", (table_id, name, created or now_iso()))
-        store._known_tables.add(table_id)
-        store._new_match(table_id, "migrated from schema v1")
+        store.add_table(table_id, name, created or now_iso())
+        store.new_match(table_id, "migrated from schema v1")
         rows = run("SELECT seq, line, recorded_at FROM events_v1 WHERE table_id = ? ORDER BY seq",
                    (table_id,)).fetchall()
         lines, stamps, seqs = [], [], []
@@ -45,7 +45,7 @@ def _v1_to_v2(store: EventStore) -> list[str]:
         if seqs != list(range(len(seqs))):
             stats["renumbered"].append(table_id)  # gaps in v1 seqs: the log index is the line's position
         if lines:
-            store._append_in_tx(table_id, lines, None, stamps)
+            store.append_lines(table_id, lines, stamps)
         stats["tables"] += 1
         stats["events"] += len(lines)
         migrated.append(table_id)
@@ -58,4 +58,4 @@ def _v1_to_v2(store: EventStore) -> list[str]:
     return migrated
 
 
-MIGRATIONS: dict[int, Callable[[EventStore], list[str]]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}

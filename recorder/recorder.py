@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardref.engine.cards import Card
-from cardref.engine.eventlog import LogLine
+from cardref.engine.eventlog import LogLine, parse_line
 from cardref.engine.events import CorrectEvent, Event
 from cardref.engine.judge import LiveJudge
 from cardref.engine.verdict import Fault, Verdict
 
 from .segments import Segment, local_ref, segment, with_ref
-from .store import Appended, EventStore, JudgeUpdate, StoredEvent, StoreDisconnected, TableBusy
+from .store import Appended, EventStore, JudgeUpdate, StoredEvent, StoreDisconnected, TableBusy, to_line
 
 log = logging.getLogger(__name__)
 
@@ -254,14 +254,10 @@ class Recorder:
         return judge
 
     def _check_lock(self, table_id: str, item: Any, authorized_by: str | None) -> None:
-        from cardref.engine.eventlog import parse_line as _parse
-
-        from .store import to_line
-
         text = to_line(item)
         if '"correct"' not in text:
             return
-        line = _parse(0, 1, text)
+        line = parse_line(0, 1, text)
         if not isinstance(line.event, CorrectEvent):
             return
         target = self.store.event(table_id, line.event.ref)

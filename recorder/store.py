@@ -1,8 +1,10 @@
 """The event store: one small interface over SQLite (default) and PostgreSQL.
 
-``open_store(url_or_path)`` returns a :class:`SQLiteStore` for a file path (or
-``sqlite:///path``) and a :class:`PostgresStore` for ``postgresql://…``.  Both speak the
-same SQL (see :mod:`.schema`), always with bound parameters.
+``connect_store(url_or_path)`` returns a :class:`SQLiteStore` for a file path (or
+``sqlite:///path``) or a :class:`PostgresStore` for ``postgresql://…``, with the tables
+a migration left to re-judge (:func:`cardref.recorder.open_store` re-judges them).  Both
+speak the same SQL (see :mod:`.schema`), always with bound parameters.  This module
+imports nothing else of the recorder but :mod:`.schema` and :mod:`.paths`.
 
 What is stored
 --------------
@@ -125,6 +127,25 @@ class JudgeUpdate:
 
 #: ``judge(seq, line, match_id)``, called inside the append transaction.
 JudgeFn = Callable[[int, LogLine, int], JudgeUpdate]
+
+
+@dataclass(frozen=True)
+class SchemaWriter:
+    """What a migration may do, inside the schema transaction: ``run(sql, params)`` one
+    statement (returns the cursor); ``add_table(id, name, created_at)``;
+    ``new_match(table_id, name)`` -> match id; ``append_lines(table_id, lines, recorded_at)``
+    parses and stores lines as :meth:`EventStore.append_many` does (unjudged)."""
+
+    dialect: str
+    pk: str
+    run: Callable[..., Any]
+    add_table: Callable[[str, str | None, str], None]
+    new_match: Callable[[str, str | None], int]
+    append_lines: Callable[[str, list[str], Sequence[str]], list[Appended]]
+
+
+#: ``migration(writer)`` brings the schema one version up; returns the tables to re-judge.
+Migration = Callable[[SchemaWriter], list[str]]
 
 
 @dataclass(frozen=True)
@@ -386,8 +407,9 @@ class EventStore(ABC):
             row = self._execute("SELECT MAX(version) FROM schema_version").fetchone()
             return int(row[0] or 0)
 
-    def _ensure_schema(self) -> list[str]:
-        """Create or migrate the schema; returns the tables whose verdicts must be rebuilt."""
+    def _ensure_schema(self, migrations: Mapping[int, Migration] | None = None) -> list[str]:
+        """Create or migrate the schema; returns the tables whose verdicts must be rebuilt.
+        ``migrations[v]`` brings version ``v`` to ``v + 1`` (see :mod:`.migrations`)."""
         if self.schema_version() == schema.CURRENT_VERSION:
             return []
         with self._lock, self._write():
@@ -412,15 +434,24 @@ class EventStore(ABC):
                     self._execute(stmt)
                 self._execute("INSERT INTO schema_version (version) VALUES (?)", (schema.CURRENT_VERSION,))
                 return []
-            from .migrations import MIGRATIONS
-
+            writer = SchemaWriter(self.dialect, self.pk, self._execute, self._migrated_table,
+                                  lambda table_id, name: self._new_match(table_id, name),
+                                  lambda table_id, lines, at: self._append_in_tx(table_id, lines, None, at))
             rebuild: list[str] = []
             while version < schema.CURRENT_VERSION:
-                rebuild.extend(MIGRATIONS[version](self))
+                step = (migrations or {}).get(version)
+                if step is None:
+                    raise StoreError(f"this store has schema version {version}: open it with "
+                                     f"cardref.recorder.open_store, which migrates it")
+                rebuild.extend(step(writer))
                 version += 1
                 self._execute("DELETE FROM schema_version")
                 self._execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
             return rebuild
+
+    def _migrated_table(self, table_id: str, name: str | None, created_at: str) -> None:
+        self._execute("INSERT INTO card_tables (id, name, created_at) VALUES (?, ?, ?)", (table_id, name, created_at))
+        self._known_tables.add(table_id)
 
     # -- tables and matches ---------------------------------------------------------
     def ensure_table(self, table_id: str, name: str | None = None, tournament_id: int | None = None) -> None:
@@ -1016,8 +1047,12 @@ class PostgresStore(EventStore):
             self._conn.close()
 
 
-def open_store(url_or_path: str | None = None, *, sync: str | None = None, rebuild: bool = True) -> EventStore:
-    """Open (creating or migrating) the store at a path or URL; ``None`` uses the default.
+def connect_store(url_or_path: str | None = None, *, sync: str | None = None,
+                  migrations: Mapping[int, Migration] | None = None) -> tuple[EventStore, list[str]]:
+    """Open (creating, or migrating with ``migrations``) the store at a path or URL; ``None``
+    uses the default.  Returns the store and the ids of the tables whose verdicts are stale
+    (a migration rebuilt their events): the caller re-judges them.  Most callers want
+    :func:`cardref.recorder.open_store`, which does both.
 
     ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, a plain path and ``:memory:``
     open SQLite; ``postgresql://user:pw@host:port/db`` opens PostgreSQL.
@@ -1033,13 +1068,8 @@ def open_store(url_or_path: str | None = None, *, sync: str | None = None, rebui
         mode = sync or os.environ.get("CARDREF_DB_SYNC", "full")
         store = SQLiteStore(path, sync=mode.lower())
     try:
-        stale = store._ensure_schema()
-        if stale and rebuild:
-            from .recorder import rejudge_table
-
-            for table_id in stale:
-                rejudge_table(store, table_id)
+        stale = store._ensure_schema(migrations)
     except BaseException:
         store.close()
         raise
-    return store
+    return store, stale
