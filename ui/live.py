@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
+
 from cardref.vision.types import CardDetection
 
 from .model import TableLog
@@ -38,18 +39,29 @@ class FrameSource(Protocol):
     def release(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class PlayLine:
+    """A play the pipeline saw: the event for the log, and beside it the pipeline's own id
+    of that play (which a later revision names; never written to the log)."""
+
+    event: dict[str, Any]
+    play: int
+
+
 @dataclass
 class FrameOutput:
     """What the pipeline made of one frame.
 
-    An event may carry ``"_play": id`` (the pipeline's own id of that play, not written to
-    the log); ``revisions`` are ``(id, correct event without "ref")`` for plays the pipeline
-    read again, and the loop points each at the log line where that play was written."""
+    ``events`` are written as they are; ``plays`` are written in order after them, each
+    line remembered under its play id; ``revisions`` are ``(id, correct event without
+    "ref")`` for plays the pipeline read again, and the loop points each at the log line
+    where that play was written."""
 
     detections: Sequence[CardDetection] = ()
     events: Sequence[dict[str, Any]] = ()
     pile: Sequence[str] = ()
     revisions: Sequence[tuple[int, dict[str, Any]]] = ()
+    plays: Sequence[PlayLine] = ()
 
 
 class Pipeline(Protocol):
@@ -212,11 +224,10 @@ class LiveRunner:
         assert self.log is not None
         n = 0
         for ev in out.events:
-            ev = dict(ev)
-            play_id = ev.pop("_play", None)
-            i = self.log.append(ev)
-            if play_id is not None:
-                self._lines_of[play_id] = i
+            self.log.append(dict(ev))
+            n += 1
+        for line in out.plays:
+            self._lines_of[line.play] = self.log.append(dict(line.event))
             n += 1
         for play_id, fix in out.revisions:
             ref = self._lines_of.get(play_id)

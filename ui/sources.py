@@ -10,7 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .live import FrameOutput, NullPipeline, Pipeline
+from .live import FrameOutput, NullPipeline, Pipeline, PlayLine
 
 
 class SourceError(RuntimeError):
@@ -135,20 +135,20 @@ def load_calibration(path: str | Path | None) -> tuple[Any, str | None]:
 def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto", video: str | None = None,
                    fps: float | None = None, model: str | None = None,
                    backend: str = "auto", deck: str | None = None) -> tuple[Pipeline, str | None]:
-    """The camera helper's recognition pipeline (:class:`cardref.vision.watch.Pipeline`) for
-    ``game``: the card detector, or with ``detector="oracle"`` (or ``"auto"`` when no model
-    is installed and the video came from ``cardref simulate``) the simulation's truth.
-    ``deck``: an enrolled deck profile for the model detector (a profile that cannot be used
-    is a problem reported, not a crash).  Returns (pipeline, None) or (a :class:`NullPipeline`, why)."""
+    """The table session (:class:`cardref.vision.session.TableSession`, the one ``cardref
+    watch`` runs) for ``game``: the card detector, or with ``detector="oracle"`` (or ``"auto"``
+    when no model is installed and the video came from ``cardref simulate``) the simulation's
+    truth.  ``deck``: an enrolled deck profile for the model detector (a profile that cannot
+    be used is a problem reported, not a crash).  Returns (pipeline, None) or (a
+    :class:`NullPipeline`, why)."""
     from cardref.engine.events import GAME_SEATS
 
     if not game or game not in GAME_SEATS:
         return NullPipeline("no game"), "no game given (--game)"
     try:
-        from cardref.vision.plays import SegmenterSettings, for_game
-        from cardref.vision.watch import Pipeline as VisionPipeline
+        from cardref.vision.session import PipelineConfig, TableSession
     except Exception as exc:
-        return NullPipeline(str(exc)), f"cardref.vision.watch: {exc}"
+        return NullPipeline(str(exc)), f"cardref.vision.session: {exc}"
     frames = Path(video).with_name("frames.jsonl") if video else None
     det: Any = None
     problem = None
@@ -173,47 +173,44 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
     if det is None:
         return NullPipeline(problem or "no detector"), problem or "no detector"
     try:
-        inner = VisionPipeline(det, GAME_SEATS[game], calibration, settings=for_game(SegmenterSettings(), game))
+        session = TableSession(PipelineConfig(game=game, calibration=calibration, fps=fps), det)
     except Exception as exc:
         return NullPipeline(str(exc)), str(exc)
-    return VisionAdapter(inner, fps=fps), None
+    return VisionAdapter(session, fps=fps), None
 
 
 class VisionAdapter:
-    """Runs the camera helper's pipeline on our frames and turns its plays into events."""
+    """Runs the table session on the dashboard's frames and hands its plays and corrections
+    to the frame loop (which writes them to the table's log)."""
 
-    def __init__(self, inner: Any, fps: float | None = None) -> None:
-        self.inner = inner
+    def __init__(self, session: Any, fps: float | None = None) -> None:
+        self.session = session
         self.fps = fps
         self.index = 0
 
+    @property
+    def inner(self) -> Any:
+        """The per-frame steps (its ``detector`` names what the live picture runs)."""
+        return self.session.pipeline
+
+    @inner.setter
+    def inner(self, pipeline: Any) -> None:  # ui.bench starts the steps afresh when its frames start over
+        self.session.pipeline = pipeline
+
     def set_calibration(self, calibration: Any) -> None:
-        self.inner.set_calibration(calibration)
+        self.session.set_calibration(calibration)
 
     def process(self, frame: np.ndarray, t: float) -> FrameOutput:
         from cardref.vision.capture import Frame
-        from cardref.vision.watch import play_event
 
         t_frame = self.index / self.fps if self.fps else t
-        res = self.inner.process(Frame(frame, self.index, t_frame))
+        step = self.session.step(Frame(frame, self.index, t_frame))
         self.index += 1
-        events = [{**play_event(p).to_json(), "_play": getattr(p, "play", None)} for p in res.plays]
+        plays = [PlayLine(rec.event.to_json(), rec.play) for rec in step.plays]
         revisions = []
-        for rev in getattr(res, "revisions", None) or ():
-            try:
-                from cardref.vision.watch import correction_event
-
-                fix = correction_event(rev, 0).to_json()
-            except Exception:
-                continue
-            fix.pop("ref", None)
-            revisions.append((rev.play, fix))
-        pile: list[str] = []
-        seg = getattr(self.inner, "segmenter", None)
-        trackers = getattr(seg, "trackers", None) or getattr(seg, "zones", None)
-        if isinstance(trackers, dict):
-            for tracker in trackers.values():
-                if getattr(tracker, "seat", 0) is None and hasattr(tracker, "on_table"):
-                    on_table = tracker.on_table
-                    pile = [str(c) for c in (on_table() if callable(on_table) else on_table)]
-        return FrameOutput(detections=list(res.detections), events=events, pile=pile, revisions=revisions)
+        for fix in step.corrections:
+            event = fix.event(0).to_json()
+            event.pop("ref", None)
+            revisions.append((fix.play, event))
+        return FrameOutput(detections=list(step.result.detections), plays=plays, pile=self.session.pile(),
+                           revisions=revisions)

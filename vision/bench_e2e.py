@@ -68,6 +68,7 @@ class DealScore:
     enrol_failed: int = 0  # --enrol: the layout could not be read (the deal ran without a profile)
     looked: float = 0.0  # the finder's pixels, in whole frames (a frame looked at whole: 1)
     looked_frames: int = 0  # frames whose finder pixels were counted (not those replayed from --detections)
+    rules: list[Any] = field(default_factory=list)  # the segmenter's rule trace (printed per rule by --verbose)
 
 
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
@@ -141,9 +142,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              stream: bool = True) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
-    from cardref.vision.plays import SegmenterSettings, for_game, tuned
+    from cardref.vision.session import PipelineConfig, TableSession
     from cardref.vision.simulate import CameraStyle, KeptSimulation, kept_simulation, simulate_to_dir
-    from cardref.vision.watch import Pipeline
 
     out = workdir / f"{game}-{seed}{'-pile' if pile else ''}"
     style = CameraStyle(size=resolution)
@@ -177,8 +177,11 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
                 enrolled=enrol, resolution=resolution, int8=int8, adapt_steps=adapt_steps if enrol else 0,
                 regions=regions))
     source = VideoFileSource(str(out / "video.mp4"))
-    settings = tuned(for_game(SegmenterSettings(settle_s=settle), game), tune or [])
-    pipe = Pipeline(detector, GAME_SEATS[game], None, settings=settings, tiles=tiles, regions=regions)
+    # the session cardref watch runs (the stream detector, when used, is wrapped above: per deal,
+    # under the replay of kept detections)
+    session = TableSession(PipelineConfig(game=game, settle_s=settle, tune=tuple(tune or []), stride=stride,
+                                          tiles=tiles, whole_frames=regions is None), detector)
+    pipe = session.pipeline
     produced = []
     revised = 0
     clock = 0.0  # --realtime: the video time at which the pipeline is free again
@@ -208,13 +211,14 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
             if frame is None:
                 return
             decoded += 1
-            if stride <= 1 or frame.index % stride == 0:
+            if session.wants(frame):
                 yield frame
 
     feed = newest_frames(decoded_frames(), lambda: clock) if realtime else ((f, 0) for f in decoded_frames())
     for frame, skipped in feed:
         dropped += skipped  # a live camera moved on while the pipeline was busy
-        r = pipe.process(frame)
+        step = session.step(frame)
+        r = step.result
         clock = max(clock, frame.t) + r.seconds
         done_after = clock - frame.t if realtime else r.seconds
         frames += 1
@@ -222,10 +226,11 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
             _score_detections(score_det, truth_frames.get(frame.index, []), r.detections,
                               tol_px=12.0 * resolution[0] / DEFAULT_RESOLUTION[0])
         busy += r.seconds
-        for p in r.plays:
+        for rec in step.plays:
             # the event exists once this frame is processed: add its processing time
-            produced.append(_Emitted(p, done_after))
-        for rev in r.revisions:
+            produced.append(_Emitted(rec.observation, done_after))
+        for fix in step.corrections:
+            rev = fix.revision
             for e in produced:
                 if e.obs.play == rev.play:
                     # the play is right only from the correction on: that is its latency
@@ -238,6 +243,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
     score.game, score.seed, score.design = game, seed, kept.design
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
+    score.rules = list(pipe.segmenter.trace) if pipe.segmenter is not None else []
     if enrol_problem:
         score.errors.insert(0, enrol_problem)
         score.enrol_failed = 1
@@ -527,9 +533,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardref bench e2e: unknown game(s) {', '.join(bad)}", file=sys.stderr)
         return 2
     try:
-        from cardref.vision.plays import SegmenterSettings, tuned
+        from cardref.vision.session import PipelineConfig
 
-        tuned(SegmenterSettings(), args.tune)
+        for g in games:  # a bad --settle, --stride or --tune is an error before any deal is drawn
+            PipelineConfig(game=g, settle_s=args.settle, tune=tuple(args.tune), stride=args.stride, tiles=args.tiles)
     except ValueError as exc:
         print(f"cardref bench e2e: {exc}", file=sys.stderr)
         return 2
@@ -600,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
     summary["enrolled"] = args.enrol
     summary["adapt_steps"] = args.adapt_steps
     summary["resolution"] = f"{args.resolution[0]}x{args.resolution[1]}"
+    if args.verbose:  # one row per segmenter rule: cards it decided about, plays it changed
+        from cardref.vision.segmenter import format_summary, summarise
+        rows = summarise(*(s.rules for s in scores))
+        summary["rules"] = {r.rule: {"fired": r.fired, "plays": r.plays} for r in rows}
+        if not args.json:
+            print("\nsegmenter rules over all deals:\n" + "\n".join(format_summary(rows)))
     if args.json:
         print(json.dumps(summary, indent=1))
     else:

@@ -13,6 +13,7 @@ after ``max_retries`` failed reopenings, and never takes the log with it.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -94,10 +95,15 @@ class VideoFileSource:
         self.frame_count = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.on_status = on_status
         self.status = CaptureStatus.LIVE
+        self.message = ""
 
-    def frames(self) -> Iterator[Frame]:
+    def frames(self, start: int = 0) -> Iterator[Frame]:
+        """The frames from index ``start`` on (the earlier ones are decoded and skipped:
+        the index and ``t`` of each frame are those of the whole video)."""
         i = 0
         try:
+            while i < start and self.cap.grab():
+                i += 1
             while True:
                 ok, img = self.cap.read()
                 if not ok or img is None:
@@ -110,10 +116,16 @@ class VideoFileSource:
             raise SourceError("capture.empty", f"video {self.path} has no readable frame")
         if self.frame_count and i < self.frame_count - 1:
             self.status = CaptureStatus.FAILED
-            self.on_status(self.status, f"video ended early at frame {i} of {self.frame_count} (damaged file?)")
+            self.message = f"video ended early at frame {i} of {self.frame_count} (damaged file?)"
         else:
             self.status = CaptureStatus.ENDED
-            self.on_status(self.status, f"end of video after {i} frames")
+            self.message = f"end of video after {i} frames"
+        self.on_status(self.status, self.message)
+
+    @property
+    def duration(self) -> float:
+        """Seconds of video (0 when the file does not say)."""
+        return self.frame_count / self.fps if self.frame_count else 0.0
 
     def close(self) -> None:
         self.cap.release()
@@ -134,18 +146,41 @@ class ImageFolderSource:
         self.fps = fps
         self.on_status = on_status
         self.status = CaptureStatus.LIVE
-        first = cv2.imread(str(self.paths[0]))
+        self.message = ""
+        self.folder = folder
+        first = next((img for img in (cv2.imread(str(q)) for q in self.paths[:5]) if img is not None), None)
         self.size = (first.shape[1], first.shape[0]) if first is not None else (0, 0)
+        self.frame_count = len(self.paths)
 
-    def frames(self) -> Iterator[Frame]:
+    @property
+    def duration(self) -> float:
+        return len(self.paths) / self.fps if self.fps else 0.0
+
+    def frames(self, start: int = 0) -> Iterator[Frame]:
+        """The images from index ``start`` on (index and ``t`` count every image of the
+        folder); raises :class:`SourceError` ``capture.unreadable`` when none could be read."""
+        read = 0
+        bad: list[str] = []
         for i, path in enumerate(self.paths):
+            if i < start:
+                continue
             img = cv2.imread(str(path))
             if img is None:
-                self.on_status(CaptureStatus.LIVE, f"skipping unreadable image {path.name}")
+                bad.append(path.name)
+                if len(bad) == 1:
+                    self.on_status(CaptureStatus.LIVE, f"skipping unreadable image {path.name}")
                 continue
+            read += 1
             yield Frame(img, i, i / self.fps)
+        if not read and bad:
+            self.status = CaptureStatus.FAILED
+            self.message = (f"none of the {len(bad)} images in {self.folder} could be read "
+                            f"({', '.join(bad[:3])}{' …' if len(bad) > 3 else ''}): damaged files, or not images")
+            raise SourceError("capture.unreadable", self.message)
         self.status = CaptureStatus.ENDED
-        self.on_status(self.status, f"end of folder after {len(self.paths)} images")
+        self.message = f"end of folder after {len(self.paths)} images" + (
+            f" ({len(bad)} unreadable, skipped)" if bad else "")
+        self.on_status(self.status, self.message)
 
     def close(self) -> None:
         pass
@@ -157,13 +192,20 @@ class LatestFrameReader:
     ``opener`` returns a fresh ``cv2.VideoCapture`` (or anything with ``isOpened``,
     ``read`` and ``release``).  A read failure or no frame for ``stall_s`` seconds closes
     the capture and reopens it after ``retry_s`` (doubling up to ``max_retry_s``).
+    A source that never gave a frame gives up after ``first_retries`` failed openings (a
+    camera index with no camera: at once, not after minutes of back-off); once it has
+    given frames, after ``max_retries``.  The status message of a failure says why.
     """
 
     live = True
 
     def __init__(self, opener: Callable[[], object], name: str, *, stall_s: float = 3.0, retry_s: float = 0.5,
-                 max_retry_s: float = 8.0, max_retries: int = 20, on_status: StatusCallback = _quiet) -> None:
+                 max_retry_s: float = 8.0, max_retries: int = 20, first_retries: int | None = None,
+                 on_status: StatusCallback = _quiet) -> None:
         self.opener = opener
+        self.first_retries = max_retries if first_retries is None else first_retries
+        self._why = ""  # the reason of the last failure (an open error, a read failure, a stall)
+        self._ever_live = False
         self.name = name
         self.stall_s = stall_s
         self.retry_s = retry_s
@@ -199,11 +241,12 @@ class LatestFrameReader:
         try:
             cap = self.opener()
         except Exception as exc:  # a driver error is a failed attempt, not a crash
-            self.message = str(exc)
+            self._why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             return None
         finally:
             _restore_opencv(level)
         if cap is None or not cap.isOpened():  # type: ignore[attr-defined]
+            self._why = "the device or stream did not open (missing, busy, or refused)"
             if cap is not None:
                 cap.release()  # type: ignore[attr-defined]
             return None
@@ -216,11 +259,14 @@ class LatestFrameReader:
             cap = self._open()
             if cap is None:
                 failures += 1
-                if failures > self.max_retries:
-                    self._set(CaptureStatus.FAILED, f"{self.name}: gave up after {self.max_retries} attempts to open it")
+                limit = self.max_retries if self._ever_live else self.first_retries
+                if failures > limit:
+                    self._set(CaptureStatus.FAILED,
+                              f"{self.name}: gave up after {failures} attempts to open it ({self._why})")
                     return
                 self._set(CaptureStatus.RECONNECTING,
-                          f"{self.name}: cannot open (attempt {failures}/{self.max_retries}), retrying in {delay:.1f}s")
+                          f"{self.name}: cannot open (attempt {failures}/{limit}: {self._why}), "
+                          f"retrying in {delay:.1f}s")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.max_retry_s)
                 continue
@@ -231,12 +277,15 @@ class LatestFrameReader:
                 ok, img = cap.read()  # type: ignore[attr-defined]
                 if not ok or img is None:
                     if time.monotonic() - self._last_frame_at > self.stall_s or not got_any:
-                        self._set(CaptureStatus.STALLED, f"{self.name}: no frames for {self.stall_s:.0f}s or read failed")
+                        self._why = (f"no frame for {self.stall_s:g} s" if got_any
+                                     else "it opened but gave no frame (read failed)")
+                        self._set(CaptureStatus.STALLED, f"{self.name}: {self._why}")
                         break
                     time.sleep(0.01)
                     continue
                 if not got_any:
                     got_any = True
+                    self._ever_live = True
                     failures = 0
                     delay = self.retry_s
                 self._last_frame_at = time.monotonic()
@@ -250,10 +299,12 @@ class LatestFrameReader:
             cap.release()  # type: ignore[attr-defined]
             if not self._stop.is_set():
                 failures += 1
-                if failures > self.max_retries:
-                    self._set(CaptureStatus.FAILED, f"{self.name}: gave up after {self.max_retries} reconnections")
+                if failures > (self.max_retries if self._ever_live else self.first_retries):
+                    self._set(CaptureStatus.FAILED,
+                              f"{self.name}: gave up after {failures - 1} reconnections (last: {self._why})")
                     return
-                self._set(CaptureStatus.RECONNECTING, f"{self.name}: lost, reconnecting (attempt {failures})")
+                self._set(CaptureStatus.RECONNECTING,
+                          f"{self.name}: lost ({self._why}), reconnecting (attempt {failures})")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.max_retry_s)
 
@@ -270,7 +321,8 @@ class LatestFrameReader:
                 return None
             return self._seq, self._frame
 
-    def frames(self) -> Iterator[Frame]:
+    def frames(self, start: int = 0) -> Iterator[Frame]:
+        """The newest frames as they come (``start`` is for files; a live source has no past)."""
         if not self._thread.is_alive() and not self._stop.is_set():
             self.start()
         seq = 0
@@ -311,6 +363,23 @@ def open_camera(index: int, resolution: tuple[int, int] | None = DEFAULT_RESOLUT
     return cap
 
 
+#: Failed openings of a camera that never gave a frame before the reader gives up.
+FIRST_CAMERA_RETRIES = 2
+
+
+def missing_camera(index: int, dev: str = "/dev") -> str | None:
+    """Why camera ``index`` cannot exist, where the system lists its cameras (Linux's
+    ``/dev/videoN``); None when it may exist (or the system does not say)."""
+    if not sys.platform.startswith("linux") or not os.path.isdir(dev):
+        return None
+    if os.path.exists(os.path.join(dev, f"video{index}")):
+        return None
+    found = sorted((n for n in os.listdir(dev) if n.startswith("video") and n[5:].isdigit()), key=lambda n: int(n[5:]))
+    have = ", ".join(n[5:] for n in found) if found else "none"
+    return (f"camera {index} does not exist (no {dev}/video{index}; camera indices here: {have}); "
+            "plug it in, or give another --camera")
+
+
 def open_source(*, camera: int | None = None, video: str | None = None, url: str | None = None,
                 folder: str | None = None, fps: float = 10.0, on_status: StatusCallback = _quiet,
                 stall_s: float = 3.0, max_retries: int = 20,
@@ -331,8 +400,13 @@ def open_source(*, camera: int | None = None, video: str | None = None, url: str
         if camera < 0:
             raise SourceError("capture.bad_args", f"camera index must be >= 0, got {camera}")
         index = camera
+        missing = missing_camera(index)
+        if missing:
+            raise SourceError("capture.no_camera", missing)
+        # a camera that never opens is missing or busy: say so after two tries, not minutes
         return LatestFrameReader(lambda: open_camera(index, resolution), f"camera {index}", stall_s=stall_s,
-                                 max_retries=max_retries, on_status=on_status).start()
+                                 max_retries=max_retries, first_retries=FIRST_CAMERA_RETRIES,
+                                 on_status=on_status).start()
     assert url is not None
     if "://" not in url:
         raise SourceError("capture.bad_args", f"{url!r} is not a stream URL (rtsp://, http://, https://)")

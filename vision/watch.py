@@ -14,25 +14,27 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import Any
 
 import numpy as np
+
 from cardref.engine.cards import parse_cards
-from cardref.engine.eventlog import dump_event, read_lines
-from cardref.engine.events import GAME_SEATS, AnyEvent, CorrectEvent, DealEvent, PlayEvent
+from cardref.engine.events import CorrectEvent, PlayEvent
 
 from .calibration import BumpWatcher, Calibration, CalibrationError, calibrate_from_markers, ensure_layout
 from .capture import Frame
 from .detector.regions import DEFAULT_REGIONS, LookStats, RegionSettings, StreamDetector
+from .frame_detector import (
+    DetectCall,
+    FrameDetector,
+    IndexedDetector,
+    PreparableDetector,
+    SplitDetector,
+    detect_call,
+)
 from .plays import PlayObservation, PlayRevision, PlaySegmenter, SegmenterSettings, ZoneCleared
 from .types import CardDetection
 from .zones import DEFAULT_TABLE_MM, to_table
-
-
-class FrameDetector(Protocol):
-    """Anything that finds cards in a BGR frame (the YOLO detector, the oracle, a fake)."""
-
-    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]: ...
 
 
 @dataclass
@@ -81,10 +83,14 @@ class Pipeline:
             raise ValueError(f"tiles must be 0, 1, 2 or 4, not {tiles}")
         self.tiles = tiles
         self.looks: LookStats | None = None
-        if regions is not None and not tiles and _finds_and_names(detector):
-            detector = StreamDetector(detector, regions)
-            self.looks = detector.stats
-        self.detector = detector
+        if regions is not None and not tiles and isinstance(detector, SplitDetector):
+            # a model detector whose finder and namer run apart: the finder looks again
+            # only where the table changed
+            stream = StreamDetector(detector, regions)
+            self.looks = stream.stats
+            detector = stream
+        self.detector: FrameDetector = detector
+        self.call = detect_call(detector, tiles)
         self.seats = seats
         self.table_mm = table_mm
         self.settings = settings or SegmenterSettings()
@@ -101,7 +107,7 @@ class Pipeline:
         """Ready the detector for frames of ``frame_hw`` (height, width) before the first one:
         the stream detector compiles its tile-sized finder now (about 3 s), not on the first
         frame of a live camera.  Nothing to do for whole frames or an unknown size."""
-        if isinstance(self.detector, StreamDetector) and min(frame_hw) > 0:
+        if isinstance(self.detector, PreparableDetector) and min(frame_hw) > 0:
             self.detector.prepare(frame_hw)
 
     def set_calibration(self, cal: Calibration) -> None:
@@ -139,10 +145,10 @@ class Pipeline:
         h, w = frame.image.shape[:2]
         cal.check_frame(w, h)
         t1 = time.perf_counter()
-        indexed = getattr(self.detector, "detect_indexed", None)
-        if indexed is not None:
-            dets = indexed(frame.image, frame.index)
-        elif self.tiles:
+        if self.call is DetectCall.INDEXED:
+            assert isinstance(self.detector, IndexedDetector)
+            dets = self.detector.detect_indexed(frame.image, frame.index)
+        elif self.call is DetectCall.TILES:
             dets = detect_tiles(self.detector, frame.image, table_box(cal, w, h), self.tiles)
         else:
             dets = self.detector.detect(frame.image)
@@ -157,12 +163,6 @@ class Pipeline:
         self.stats.confirm += sum(1 for p in plays if p.confirm)
         self.stats.revisions += len(revisions)
         return FrameResult(frame, dets, plays, cleared, dt, recal, revisions)
-
-
-def _finds_and_names(detector: object) -> bool:
-    """Whether ``detector`` is a model detector whose finder and namer run apart (the stream
-    detector can then keep the finder's corners where a frame did not change)."""
-    return all(hasattr(detector, a) for a in ("find_corners", "name_corners", "merge_cards", "backend"))
 
 
 def table_box(cal: Calibration, width: int, height: int, margin_mm: float = 60.0) -> tuple[int, int, int, int]:
@@ -243,56 +243,6 @@ def correction_event(rev: PlayRevision, ref: int) -> CorrectEvent:
     return CorrectEvent(ref=ref, cards=parse_cards(rev.cards), who="camera",
                         why=f"read again: {' '.join(rev.before)} -> {' '.join(rev.cards)}",
                         t=round(rev.t, 2), source="camera", conf=rev.conf)
-
-
-def header_events(game: str, *, deal_options: dict[str, Any] | None = None,
-                  header_lines: list[str] | None = None) -> list[AnyEvent]:
-    """The events written before the first play: a ``deal`` (from the header file when it
-    has one, else built from ``game`` and ``deal_options``) and the header's other
-    non-play events (hands, declarations)."""
-    events: list[AnyEvent] = []
-    if header_lines:
-        for line in read_lines(header_lines):
-            if line.error is not None:
-                raise ValueError(f"header line {line.lineno}: {line.error}")
-            ev = line.event
-            if isinstance(ev, PlayEvent):
-                break
-            events.append(ev)  # type: ignore[arg-type]
-    deal = next((e for e in events if isinstance(e, DealEvent)), None)
-    if deal is not None and deal.game != game:
-        raise ValueError(f"the header's deal is for {deal.game}, not {game}")
-    if deal is None:
-        seats = GAME_SEATS[game]
-        events.insert(0, DealEvent(game=game, seats=seats, options=dict(deal_options or {})))
-    return events
-
-
-@dataclass
-class LogWriter:
-    """Appends events to a JSON Lines file, flushed (and fsynced) per event; knows the
-    0-based index of each line for the judge."""
-
-    fh: IO[str]
-    count: int = 0
-    fsync: bool = True
-    lines: list[str] = field(default_factory=list)
-
-    def write(self, event: AnyEvent) -> tuple[int, str]:
-        text = dump_event(event)
-        self.fh.write(text + "\n")
-        self.fh.flush()
-        if self.fsync:
-            try:
-                import os
-
-                os.fsync(self.fh.fileno())
-            except (OSError, ValueError, AttributeError):
-                pass
-        i = self.count
-        self.count += 1
-        self.lines.append(text)
-        return i, text
 
 
 def describe_play(event: PlayEvent, verdicts: list[Any], lang: str = "en", index: int | None = None) -> str:

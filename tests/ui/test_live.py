@@ -7,8 +7,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from cardref.ui.config import UiConfig
-from cardref.ui.live import FrameOutput, LiveRunner
+from cardref.ui.live import FrameOutput, LiveRunner, PlayLine
 from cardref.ui.model import TableLog
 from cardref.vision.types import CardDetection
 
@@ -205,7 +206,7 @@ def test_a_play_read_again_becomes_a_correction_of_its_own_line() -> None:
         def process(self, frame: np.ndarray, t: float) -> FrameOutput:
             self.n += 1
             if self.n == 2:
-                return FrameOutput(events=[{"type": "play", "seat": 0, "cards": ["5S"], "_play": 7}])
+                return FrameOutput(plays=[PlayLine({"type": "play", "seat": 0, "cards": ["5S"]}, 7)])
             if self.n == 4:
                 return FrameOutput(revisions=[(7, {"type": "correct", "cards": ["5S", "5S"], "who": "camera"})])
             return FrameOutput()
