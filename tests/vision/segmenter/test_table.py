@@ -209,3 +209,31 @@ def test_default_settings_keep_todays_values():
         0.3, 0.15, 0.6, 3.0, 0.7, 4)
     assert s.disabled_rules == frozenset()
     assert Counter(type(v).__name__ for v in vars(s).values())["frozenset"] == 1
+
+
+def test_the_trace_names_the_card_the_rule_dropped_and_the_card_it_was():
+    frames, layout, _ = _echo_beside_play()
+    _, _, seg = run(frames, layout)
+    recs = [r for r in seg.trace if r.rule == "echo.lone_mark"]
+    # the mark is found again after each drop: one record a time, no play came of any
+    assert recs and len(recs) == len(seg.trace) and len({r.t for r in recs}) == len(recs)
+    assert {(r.zone, r.card, r.other, r.play) for r in recs} == {("seat0", "KC", "QC", None)}
+    frames, layout, _ = _late_card()
+    _, _, seg = run(frames, layout)
+    [rec] = [r for r in seg.trace if r.rule == "play.late_part"]
+    first_play = next(tr.play for tr in seg.zones["seat0"].tracks if tr.code == "3H")
+    assert (rec.card, rec.play) == ("4H", first_play)
+
+
+def test_a_track_is_hidden_while_unseen_and_removed_when_merged_away():
+    from cardref.vision.segmenter.tracks import Track, TrackState
+
+    tr = Track(1, [(0.0, 0.0)], (0.0, 0.0), 0.0, 1.0, 0.0, (0.0, 0.0))
+    tr.votes["5C"] += 1.0
+    assert tr.status(1.1, 0.3) is TrackState.CANDIDATE
+    tr.report("5C", 1.0)
+    assert tr.committed and tr.status(1.2, 0.3) is TrackState.REPORTED
+    assert tr.status(1.5, 0.3) is TrackState.HIDDEN
+    other = Track(2, [(1.0, 1.0)], (1.0, 1.0), 0.0, 1.0, 0.0, (1.0, 1.0))
+    other.remove()
+    assert other.removed and other.points == [] and other.status(1.0, 0.3) is TrackState.REMOVED
