@@ -73,13 +73,15 @@ def _float(text: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant, parse_float=_float)
+
+
 def loads_line(text: str) -> Any:
     """The JSON value of one log line, read strictly; raises :class:`EventError` with code
     ``log.bad_json``, ``log.bad_number`` or ``log.duplicate_key`` (messages without a
     line number: the caller knows it)."""
     try:
-        return json.loads(text.lstrip(BOM), object_pairs_hook=_object, parse_constant=_constant,
-                          parse_float=_float)
+        return _DECODER.decode(text.lstrip(BOM))
     except _Rejected as exc:
         raise EventError(exc.code, str(exc), **exc.facts) from None
     except json.JSONDecodeError as exc:
