@@ -849,7 +849,8 @@ class SQLiteStore(EventStore):
         it, then set the connection up (busy timeout, WAL, synchronous, foreign keys)."""
         path = self.path
         self._conn.execute("PRAGMA busy_timeout = 60000")
-        names = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                                  "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
         if names and "schema_version" not in names:
             shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
             raise StoreError(f"{path} is a SQLite database of another program (tables {shown}), not a cardref "

@@ -399,3 +399,18 @@ def test_a_calibration_file_that_is_not_utf8_json_is_named(tmp_path, content, wo
         load_calibration(str(path))
     assert err.value.code == "calibration.bad_file"
     assert str(path) in str(err.value) and words in str(err.value)
+
+
+def test_an_empty_sqlite_file_with_only_sqlite_tables_becomes_a_store(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "empty.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)")
+    conn.execute("INSERT INTO t DEFAULT VALUES")
+    conn.execute("DROP TABLE t")  # leaves SQLite's own sqlite_sequence behind
+    conn.commit()
+    conn.close()
+    with open_store(str(path)) as store:
+        store.append("T", DEAL)
+        assert store.lines("T") == [DEAL]
