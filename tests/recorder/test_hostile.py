@@ -414,3 +414,24 @@ def test_an_empty_sqlite_file_with_only_sqlite_tables_becomes_a_store(tmp_path):
     with open_store(str(path)) as store:
         store.append("T", DEAL)
         assert store.lines("T") == [DEAL]
+
+
+def test_a_postgresql_claim_is_taken_again_after_a_lost_connection(pg_url):
+    """The advisory lock ends with its connection: after reconnecting, the writer holds it
+    again before it writes, and a second writer is still refused."""
+    import psycopg
+
+    with open_store(pg_url) as store, store.claim_table("T"):
+        store.append("T", DEAL)
+        pid = store.query_one("SELECT pg_backend_pid()")[0]
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert store.lines("T") == [DEAL]  # the read reconnects, and the claim is taken again
+        assert store.query_one("SELECT pg_backend_pid()")[0] != pid
+        with open_store(pg_url) as other:
+            with pytest.raises(TableBusy):
+                with other.claim_table("T"):
+                    pass  # pragma: no cover - refused
+        store.append("T", PLAYS[0])
+    with open_store(pg_url) as other, other.claim_table("T"):  # released at the end of the block
+        assert other.lines("T") == [DEAL, PLAYS[0]]
