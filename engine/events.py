@@ -98,12 +98,19 @@ class BottomEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayEvent(Event):
+    """A play.  ``sure`` (camera only, optional): ``False`` when the reader doubts the cards
+    (spec: "sure"); a fault on such a play is a question, not an accusation."""
+
     seat: int
     cards: tuple[Card, ...]
+    sure: bool | None = None
     type = "play"
 
     def payload(self) -> dict[str, Any]:
-        return {"seat": self.seat, "cards": format_cards(self.cards)}
+        out: dict[str, Any] = {"seat": self.seat, "cards": format_cards(self.cards)}
+        if self.sure is not None:
+            out["sure"] = self.sure
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -278,7 +285,11 @@ def event_from_json(obj: object) -> AnyEvent:
     if kind == "bottom":
         return BottomEvent(cards=_cards(obj), extra=_extra(obj, ("cards",)), **_common(obj))
     if kind == "play":
-        return PlayEvent(seat=_seat(obj), cards=_cards(obj), extra=_extra(obj, ("seat", "cards")), **_common(obj))
+        sure = obj.get("sure")
+        if sure is not None and not isinstance(sure, bool):
+            raise EventError("event.bad_value", f"'sure' must be true or false, got {sure!r}", key="sure", value=sure)
+        return PlayEvent(seat=_seat(obj), cards=_cards(obj), sure=sure, extra=_extra(obj, ("seat", "cards", "sure")),
+                         **_common(obj))
     if kind == "pass":
         return PassEvent(seat=_seat(obj), extra=_extra(obj, ("seat",)), **_common(obj))
     if kind == "declare":
@@ -288,3 +299,22 @@ def event_from_json(obj: object) -> AnyEvent:
     if kind is None:
         raise EventError("event.missing_key", "missing key 'type'", key="type")
     raise EventError("log.unknown_type", f"unknown event type {kind!r}", type=kind)
+
+
+def correct_event(ref: int, *, cards: list[str] | tuple[Card, ...] | None = None, seat: int | None = None,
+                  who: str | None = None, why: str | None = None, t: float | None = None,
+                  source: str | None = "manual") -> CorrectEvent:
+    """The one way to build a ``correct`` event (spec: "correct"): it fixes the event at 0-based
+    index ``ref`` (its ``cards``, its ``seat``, or both; ``why="confirm"`` with the same cards
+    confirms a reading).  Raises :class:`EventError` with the same codes as the log reader."""
+    obj: dict[str, Any] = {"type": "correct", "ref": ref}
+    if cards is not None:
+        obj["cards"] = [c.code if isinstance(c, Card) else c for c in cards]
+    if seat is not None:
+        obj["seat"] = seat
+    for key, value in (("who", who), ("why", why), ("t", t), ("source", source)):
+        if value is not None:
+            obj[key] = value
+    event = event_from_json(obj)
+    assert isinstance(event, CorrectEvent)
+    return event

@@ -111,7 +111,8 @@ def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict
         if target is None or target.get("type") not in ("play", "hand", "bottom", "pass", "declare"):
             bad[line.i] = Fault("correct.bad_ref", {"ref": ref}, line.i)
             continue
-        fixed = dict(target)
+        fixed = {k: v for k, v in target.items() if k not in ("conf", "sure", "confirm")}
+        fixed["source"] = "manual"            # a person has looked at it: no longer a question
         if event.cards is not None:
             fixed["cards"] = [c.code for c in event.cards]
         if event.seat is not None:
@@ -125,12 +126,33 @@ def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict
     return effective, bad
 
 
+#: A camera reading under this confidence that would be a fault is a question (the
+#: dashboard's default ``confirm_below``).
+CONFIRM_BELOW = 0.6
+
+
+def doubtful(event: AnyEvent | None, confirm_below: float = CONFIRM_BELOW) -> bool:
+    """True for a camera reading the judge may not accuse on: ``sure: false``, a ``conf``
+    under ``confirm_below``, or the segmenter's ``"confirm": true`` mark."""
+    if event is None or isinstance(event, DealEvent | CorrectEvent):
+        return False
+    if getattr(event, "sure", None) is False or event.extra.get("confirm") is True:
+        return True
+    return event.conf is not None and event.conf < confirm_below
+
+
 class Judge:
     """Judges events in order.  Use :meth:`judge` for a whole log, or :class:`LiveJudge`."""
 
-    def __init__(self) -> None:
+    def __init__(self, confirm_below: float = CONFIRM_BELOW) -> None:
         self.deals: list[DealRun] = []
         self.verdicts: dict[int, Verdict] = {}
+        self.events: dict[int, AnyEvent | None] = {}
+        self.confirm_below = confirm_below
+
+    def _verdict(self, i: int, fault: Fault) -> Verdict:
+        """The verdict of event ``i`` for ``fault``: a question when its reading is doubtful."""
+        return Verdict(i, fault, doubtful(self.events.get(i), self.confirm_below))
 
     @property
     def current(self) -> DealRun | None:
@@ -189,7 +211,7 @@ class Judge:
         if existing is not None and not existing.ok and not (existing.observation and not fault.code.startswith(
                 OBSERVE_PREFIX)):
             return None                 # a rule fault proven later replaces an observation flag
-        verdict = Verdict(target, fault.at(target, proven_at))
+        verdict = self._verdict(target, fault.at(target, proven_at))
         self.verdicts[target] = verdict
         return verdict
 
@@ -197,6 +219,7 @@ class Judge:
         """Judge line ``i`` whose effective event is ``event``; returns every verdict set."""
         changed: list[Verdict] = []
         faults: list[Fault] = []
+        self.events[i] = event
         if fault is not None:
             faults.append(fault)
         elif event is None:
@@ -226,7 +249,7 @@ class Judge:
                 if own_done:
                     continue
                 own_done = True
-                self.verdicts[i] = Verdict(i, f.at(i))
+                self.verdicts[i] = self._verdict(i, f.at(i))
                 changed.append(self.verdicts[i])
             else:
                 v = self._record(f, i)
@@ -279,6 +302,7 @@ class LiveJudge:
         self._judge = Judge()
         self._judge.deals = result.deals
         self._judge.verdicts = {v.i: v for v in result.verdicts}
+        self._judge.events = dict(enumerate(result.effective))
         return [v for v in result.verdicts if before.get(v.i) != v]
 
     def feed_text(self, text: str) -> list[Verdict]:

@@ -21,6 +21,9 @@ from .referee import GoujiReferee
 from .shapes import BJ, FOUR, ORDER, SJ, THREE, TWO, Shape, beats, parse_shape
 
 SEATS = 6
+#: Mutated plays lie at least this many events apart: each is one slip the judge must catch,
+#: and the re-synchronisation after one (docs/rules/observation.md) settles before the next.
+SPACING = 6
 
 
 def gouji_deck() -> list[Card]:
@@ -387,7 +390,7 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
     for k in plays:
         if len(done) >= illegal:
             break
-        if any(abs(k - d) < 2 for d in done):
+        if any(abs(k - d) < SPACING for d in done):
             continue
         bad = _mutation(sim.rules, events, k, rng)
         if bad is not None:
