@@ -1,14 +1,14 @@
 """Cards as pictures: one card face, or a fanned row of cards (a play, a trick, a bottom).
 
-Faces come from the card-face library (``cardref.datasets.faces``, the Debian SVG decks)
-when it is installed; otherwise each card is drawn here: a white rounded card with its
-rank and suit symbol in red or black.  Fonts are looked up on this machine only (nothing
-is downloaded); without any TrueType font the suit symbols are drawn as polygons.
+Every card is drawn here: a white rounded card with a large rank index and suit symbol in
+red or black; the jokers say 大 or 小.  Runtime code: nothing from the training packages
+(``cardref.datasets``) is imported, and no face cache on disk changes what is drawn.
+Fonts are looked up on this machine only (nothing is downloaded); without any TrueType
+font the suit symbols are drawn as polygons.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 from functools import lru_cache
@@ -123,8 +123,11 @@ def drawn_card(code: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
             rr = star_r if k % 2 == 0 else star_r * 0.45
             pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
         d.polygon(pts, fill=color)
-        if font_path(True):
+        if font_path(True):  # big and small told apart by a word too, not by colour alone
             d.text((w * 0.58, h * 0.22), "大" if code == "BJ" else "小", font=font(max(8, w // 4), cjk=True),
+                   fill=color, anchor="mm")
+        else:
+            d.text((w * 0.58, h * 0.22), "BIG" if code == "BJ" else "SML", font=font(max(8, w // 6)),
                    fill=color, anchor="mm")
         return img
     color = RED if suit in ("H", "D") else BLACK
@@ -135,38 +138,11 @@ def drawn_card(code: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
     return img
 
 
-PREFERRED_DESIGNS = ("aisleriot-simplistic", "aisleriot-plastic", "aisleriot-tango_nuevo")
-
-
-@lru_cache(maxsize=1)
-def _faces_dir() -> Path | None:
-    """The folder of an already-rendered face design, or None (nothing is rendered or
-    installed from here: building the library is the detector tools' job)."""
-    try:
-        from cardref.datasets import faces  # type: ignore[attr-defined]
-    except Exception:
-        return None
-    for design in PREFERRED_DESIGNS:
-        folder = Path(faces.CACHE_DIR) / design
-        try:
-            meta = json.loads((folder / "meta.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if meta.get("usable") and meta.get("version") == faces.CACHE_VERSION and "BJ" in meta.get("codes", []):
-            return folder
-    return None
-
-
 @lru_cache(maxsize=256)
 def card_image(code: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
-    """One card's face at ``w``×``h`` (RGBA): a rendered SVG deck's when available, else drawn."""
-    folder = _faces_dir()
-    if folder is not None:
-        try:
-            with Image.open(folder / f"{code}.png") as face:
-                return face.convert("RGBA").resize((w, h), Image.LANCZOS)
-        except (OSError, ValueError):
-            pass
+    """One card's face at ``w``×``h`` (RGBA): always the dashboard's own drawing (large
+    index; 大 / 小 on the jokers), whatever face libraries this machine holds, so the
+    referee sees the same cards on every laptop."""
     return drawn_card(code, w, h)
 
 

@@ -65,14 +65,16 @@ def _type_label(kind: str, lang: str) -> str:
 
 
 def fault_line(r: views.Row, names: list[str], lang: str) -> str:
-    """One fault as HTML: event number, seat, cards, code and the sentence."""
+    """One fault as HTML: event number, seat, cards and the sentence; the rule code is the
+    sentence's tooltip (a referee reads the sentence, a developer hovers for the code)."""
     proven = tr("panel.proven_later", lang, j=r.proven_at) if r.proven_at is not None else ""
     who = html.escape(_seat_label(names, r.seat))
     cards = html.escape(" ".join(r.cards))
+    code = html.escape(r.code or "", quote=True)
     return (f'<div class="cardref-fault" style="border-left:6px solid {FAULT_RED};background:#fdecea;'
             f'padding:6px 10px;margin:4px 0;border-radius:4px;color:{FAULT_RED}">'
             f'<b>#{r.i}</b> {who} {_type_label(r.kind, lang)} <b>{cards}</b><br>'
-            f'<code>{html.escape(r.code or "")}</code> {html.escape(r.message)} {html.escape(proven)}</div>')
+            f'<span class="cardref-rule" title="{code}">{html.escape(r.message)}</span> {html.escape(proven)}</div>')
 
 
 def faults_panel(rows: list[views.Row], names: list[str], lang: str, limit: int = 30) -> None:
@@ -126,12 +128,12 @@ def _in_fragment() -> bool:
 def events_frame(rows: list[views.Row], names: list[str], lang: str) -> pd.DataFrame:
     data = []
     for r in rows:
-        verdict = tr("verdict.ok", lang) if r.ok else f"✗ {r.code}: {r.message}"
+        verdict = tr("verdict.ok", lang) if r.ok else f"✗ {r.message}"
         if r.proven_at is not None:
             verdict += " " + tr("panel.proven_later", lang, j=r.proven_at)
         cards = " ".join(r.cards) if r.cards else r.text
         if r.kind == "hand":
-            cards = f"{len(r.cards)} cards" if lang == "en" else f"{len(r.cards)} 张"
+            cards = tr("col.n_cards", lang, n=len(r.cards))
         if r.original_cards is not None:
             cards = f"{cards}  (≠ {' '.join(r.original_cards)})"
         note = []
@@ -147,6 +149,7 @@ def events_frame(rows: list[views.Row], names: list[str], lang: str) -> pd.DataF
             tr("col.verdict", lang): verdict + ("  " + " ".join(note) if note else ""),
             tr("col.cards", lang): cards,
             tr("col.conf", lang): "" if r.conf is None else f"{r.conf:.2f}",
+            tr("col.code", lang): r.code or "",
         })
     return pd.DataFrame(data)
 
@@ -168,7 +171,8 @@ def events_table(rows: list[views.Row], names: list[str], lang: str, key: str) -
     cfg = {tr("col.i", lang): st.column_config.NumberColumn(width="small"),
            tr("col.t", lang): st.column_config.TextColumn(width="small"),
            tr("col.verdict", lang): st.column_config.TextColumn(width="large"),
-           tr("col.cards", lang): st.column_config.TextColumn(width="medium")}
+           tr("col.cards", lang): st.column_config.TextColumn(width="medium"),
+           tr("col.code", lang): st.column_config.TextColumn(width="small", help=tr("col.code_help", lang))}
     event = st.dataframe(df.style.apply(color, axis=1), hide_index=True, width="stretch", height=320, column_config=cfg,
                          on_select="rerun", selection_mode="single-row", key=f"{key}_table")
     try:
@@ -304,9 +308,19 @@ def trick_history_picture(tricks: list[views.Trick], names: list[str], lang: str
 def table_and_trick(dv: views.DealView, lang: str, picture: Image.Image | None = None) -> None:
     st.markdown(f"**{tr('table.title', lang)}**")
     st.image(picture if picture is not None else table_image(dv, lang=lang), width="stretch")
+    st.caption(tr("table.legend", lang) + (" " + tr("table.legend_gouji", lang) if dv.family == "gouji" else ""))
+
+
+def turn_banner(dv: views.DealView, lang: str) -> None:
+    """Whose turn it is, in words and large ("轮到 南")."""
+    text = views.turn_text(dv, lang)
+    if text:
+        st.markdown(f'<div class="cardref-turn" style="font-size:2.1rem;font-weight:700;color:#1e3a8a;'
+                    f'margin:0 0 .3rem 0">{html.escape(text)}</div>', unsafe_allow_html=True)
 
 
 def trick_strip(dv: views.DealView, lang: str, picture: Image.Image | None = None) -> None:
+    turn_banner(dv, lang)
     st.markdown(f"**{tr('table.trick', lang)}**")
     pic = picture if picture is not None else trick_picture(dv, lang)
     if pic is None:
@@ -365,7 +379,8 @@ def scoreboard(dv: views.DealView, lang: str, history_box: Any = None) -> None:
         st.markdown("\n".join(f"- **{tr(k, lang)}**{sep}{v}" for k, v in facts))
         st.markdown(f"**{tr('score.tributes', lang)}**")
         if b["tributes"]:
-            st.dataframe(pd.DataFrame(b["tributes"]), hide_index=True)
+            heads = {k: tr(f"score.trib_{k}", lang) for k in ("from", "to", "count", "kind")}
+            st.dataframe(pd.DataFrame(b["tributes"]).rename(columns=heads), hide_index=True)
         else:
             st.caption(views.NONE)
 
@@ -385,7 +400,8 @@ def played_chart(board: dict[str, Any], lang: str) -> None:
         y=alt.Y("n:Q", title=None),
         color=alt.Color("what:N", title=None, scale=alt.Scale(
             domain=[tr("score.played_n", lang), tr("score.remaining_n", lang)], range=["#1e88e5", "#cfd8dc"])),
-        tooltip=["seat", "what", "n"])
+        tooltip=[alt.Tooltip("seat:N", title=tr("col.seat", lang)), alt.Tooltip("what:N", title=" "),
+                 alt.Tooltip("n:Q", title=tr("col.cards", lang))])
     st.altair_chart(chart, width="stretch", height=200)
 
 
@@ -395,7 +411,9 @@ def points_chart(series: list[dict[str, Any]], lang: str) -> None:
     df = pd.DataFrame(series)
     bars = alt.Chart(df).mark_bar(color="#9ccc65").encode(
         x=alt.X("trick:O", title=tr("score.tricks", lang)), y=alt.Y("points:Q", title=tr("score.points", lang)),
-        tooltip=["trick", "points", "attacker_points"])
+        tooltip=[alt.Tooltip("trick:O", title=tr("score.tricks", lang)),
+                 alt.Tooltip("points:Q", title=tr("score.chart_trick", lang)),
+                 alt.Tooltip("attacker_points:Q", title=tr("score.chart_cum", lang))])
     layers = [bars]
     if df["attacker_points"].notna().any():
         top = max(10.0, float(df["attacker_points"].max()))

@@ -25,6 +25,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "source.video": ("视频文件", "Video file"),
     "banner.no_camera": ("没有摄像头画面：{detail}。可以在“设置”里手工录入事件，或打开“回放”。",
                          "No camera picture: {detail}. Enter events by hand in Setup, or open Replay."),
+    "banner.camera_open": ("打不开摄像头 {what}（没有接上，或被别的程序占用）", "cannot open camera {what} (not plugged in, "
+                           "or used by another program)"),
+    "banner.video_open": ("打不开视频 {what}（不是视频文件，或编码不支持）", "cannot open video {what} (not a video, or an "
+                          "unsupported codec)"),
     "banner.camera_lost": ("摄像头画面中断（{seconds:.0f} 秒无画面），正在重连……已记录的事件都保留着。",
                            "Camera lost ({seconds:.0f} s without a frame), reconnecting… every event so far is kept."),
     "banner.video_ended": ("视频已播完。", "The video has ended."),
@@ -68,6 +72,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "col.cards": ("牌", "cards"),
     "col.verdict": ("判定", "verdict"),
     "col.conf": ("置信度", "conf"),
+    "col.code": ("规则代码", "rule code"),
+    "col.code_help": ("规则引擎的违规代码（给开发者看；裁判看“判定”一栏的句子）",
+                      "The rules engine's fault code (for developers; the referee reads the verdict's sentence)"),
+    "col.n_cards": ("{n} 张", "{n} cards"),
     "verdict.ok": ("✓", "✓"),
     # event types
     "type.deal": ("开局", "deal"),
@@ -103,7 +111,12 @@ _TEXT: dict[str, tuple[str, str]] = {
     "table.no_trick": ("本轮还没有出牌。", "Nothing played in this round yet."),
     "table.camera": ("摄像头画面", "Camera picture"),
     "table.fps": ("{fps:.1f} 帧/秒 · 第 {frames} 帧", "{fps:.1f} fps · frame {frames}"),
-    "seat.name": ("座位 {s}", "Seat {s}"),
+    "seat.name": ("{s}号位", "Seat {s}"),
+    "table.deal_over": ("本局已结束", "The deal is over"),
+    "table.legend": ("图例：黄框 = 轮到出牌；黄点 = 本轮首出；名字下的数字 = 本局已出的牌数；红框 = 违规的出牌。",
+                     "Key: yellow frame = to play; yellow dot = led this trick; number under a name = cards played "
+                     "this deal; red frame = a faulted play."),
+    "table.legend_gouji": ("名字后的“· 1”等 = 出完名次（1 = 头科）。", "“· 1” after a name = finishing place (1 = 头科)."),
     # scoreboard
     "score.title": ("记分牌", "Scoreboard"),
     "score.attacker_points": ("抓分方得分", "Attacker points"),
@@ -137,6 +150,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.order": ("出完顺序", "Finishing order"),
     "score.kaidian": ("开点", "开点"),
     "score.tributes": ("下一局进贡", "Tributes owed"),
+    "score.trib_from": ("进贡方", "from"),
+    "score.trib_to": ("收贡方", "to"),
+    "score.trib_count": ("张数", "cards"),
+    "score.trib_kind": ("贡的种类", "kind"),
     "score.history": ("本场牌局记录", "Match history"),
     "score.deal_col": ("局", "deal"),
     "score.game_col": ("游戏", "game"),
@@ -146,7 +163,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.none": ("—", "—"),
     "score.unjudged": ("未判定", "not judged"),
     "score.leader": ("首出", "Leader"),
-    "score.to_play": ("轮到", "To play"),
+    "score.to_play": ("轮到 {name}", "{name} to play"),
     # replay
     "replay.open": ("打开日志", "Open a log"),
     "replay.upload": ("上传日志（.jsonl）", "Upload a log (.jsonl)"),
@@ -174,6 +191,17 @@ _TEXT: dict[str, tuple[str, str]] = {
     "setup.level": ("打几（级别）", "Level"),
     "setup.trump": ("主花色", "Trump suit"),
     "setup.no_trump": ("无主", "no trump (无主)"),
+    "setup.suit_S": ("♠ 黑桃", "♠ spades"),
+    "setup.suit_H": ("♥ 红桃", "♥ hearts"),
+    "setup.suit_D": ("♦ 方块", "♦ diamonds"),
+    "setup.suit_C": ("♣ 梅花", "♣ clubs"),
+    "setup.manual_cards": ("出的牌（空格分隔，如 10H QS BJ）", "Cards played (space separated, e.g. 10H QS BJ)"),
+    "setup.from_previous": ("已按上一局的结果预选庄家 / 级别 / 首出，请核对。",
+                            "Dealer, level and leader are preselected from the previous deal: check them."),
+    "setup.need_deal": ("开始出牌前请先给出本局设置（{what}）：摄像头看不到这些。",
+                        "Before the first play, give this deal's options ({what}): the camera cannot see them."),
+    "setup.need_shengji": ("打几、主花色、庄家", "level, trump, dealer"),
+    "setup.need_gouji": ("首出座位", "the leader"),
     "setup.dealer": ("庄家座位", "Dealer seat"),
     "setup.leader": ("首出座位", "Leader seat"),
     "setup.hand_sizes": ("每家手牌张数（可选）", "Cards per hand (optional)"),
@@ -399,6 +427,32 @@ GAME_TITLES: dict[str, tuple[str, str]] = {
     "chaodipi-kangqi": ("炒地皮 · 扛旗", "炒地皮 · 扛旗"),
     "chaodipi-mingchao": ("炒地皮 · 明炒", "炒地皮 · 明炒"),
 }
+
+
+#: How the screen names the seats, by the number of seats (seat 0 first, in the order of
+#: play, 逆时针).  Decision (issue #31 item 1), used in every message, picker and picture:
+#:
+#: * 4 seats (刮风, 炒地皮): the winds 东 南 西 北, in play order as at a Chinese card or
+#:   mahjong table (东 leads the order, 南 plays after 东, …; the 对家 of 东 is 西).
+#: * 6 seats (够级): the numbered places 1号位 … 6号位 that 够级 matches call the seats by;
+#:   对门 are three apart (1号位 and 4号位, 2号位 and 5号位, 3号位 and 6号位) and the two
+#:   联邦 (teams) are the odd and the even places.  No wind names here: six seats have no
+#:   four winds, and a referee calls out "3号位" at a 够级 table.
+#:
+#: A player's name, when the deal gives one, follows the seat's ("南·张三").
+SEAT_NAMES: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    4: (("东", "南", "西", "北"), ("East", "South", "West", "North")),
+    6: (("1号位", "2号位", "3号位", "4号位", "5号位", "6号位"),
+        ("Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5", "Seat 6")),
+}
+
+
+def seat_title(seat: int, seats: int = 4, lang: str = "zh") -> str:
+    """Seat ``seat`` (0-based, as in the event log) of a ``seats``-seat table, in words."""
+    names = SEAT_NAMES.get(seats)
+    if names is not None and 0 <= seat < seats:
+        return names[1 if lang == "en" else 0][seat]
+    return tr("seat.name", lang, s=seat + 1)
 
 
 def tr(key: str, lang: str = "zh", **facts: object) -> str:

@@ -3,12 +3,28 @@ in its own thread (:mod:`cardref.ui.live`); the referee panel and scoreboard bes
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from . import components as C
 from . import state, views
 from .bundle import bundle
 from .i18n import tr
+
+
+_SOURCE_WORDS = ((re.compile(r"^cannot open camera (\S+)"), "banner.camera_open"),
+                 (re.compile(r"^cannot open video (.+?)(?: \(|$)"), "banner.video_open"))
+
+
+def source_problem(detail: str, lang: str) -> str:
+    """A capture error in the catalogue's words where it is a known one (the capture's own
+    text stays after it for the log)."""
+    for pattern, key in _SOURCE_WORDS:
+        m = pattern.search(detail or "")
+        if m:
+            return tr(key, lang, what=m.group(1))
+    return detail or "—"
 
 
 def _status_banner(table: state.LiveTable, lang: str) -> None:
@@ -18,7 +34,7 @@ def _status_banner(table: state.LiveTable, lang: str) -> None:
         return
     _, status = runner.snapshot()
     if status.state == "error":
-        st.error(tr("banner.no_camera", lang, detail=status.error or "—"))
+        st.error(tr("banner.no_camera", lang, detail=source_problem(status.error or "", lang)))
     elif status.state == "lost":
         st.warning(tr("banner.camera_lost", lang, seconds=status.since_frame))
     elif status.state == "ended":
@@ -104,6 +120,16 @@ def render() -> None:
     if table.pipeline_problem:
         st.warning(tr("banner.no_pipeline", lang, detail=table.pipeline_problem))
     st.subheader(f"{tr('page.live', lang)} · {table.log.name}")
+    if not table.log.result().deals and cfg.game and state.missing_options(cfg.game, cfg.deal or {}):
+        # ask for the deal's options before the first play (never a deal of made-up options)
+        from .page_setup import _deal_form
+
+        fam = "gouji" if cfg.game.startswith("gouji") else "shengji"
+        with st.container(border=True):
+            st.warning(tr("setup.need_deal", lang, what=tr(f"setup.need_{fam}", lang)))
+            writable = C.pin_gate(lang, "lvdeal")
+            if _deal_form(lang, writable, key="lvdeal", game=cfg.game):
+                st.rerun()
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.session_state["lv_interval"] = refresh_interval(table, cfg.refresh)

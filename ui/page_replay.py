@@ -36,6 +36,7 @@ def _open_controls(lang: str) -> None:
             st.session_state["replay_upload_id"] = up.file_id
             text = up.getvalue().decode("utf-8", errors="replace")
             state.set_replay(TableLog.from_text(text, name=up.name), None, up.name)
+            st.rerun()  # the whole page: the sidebar names the new file
         c1, c2, c3 = st.columns([3, 3, 1])
         path = c1.text_input(tr("replay.path", lang), key="replay_path_in")
         video = c2.text_input(tr("replay.video", lang), key="replay_video_in")
@@ -45,6 +46,7 @@ def _open_controls(lang: str) -> None:
                 st.error(tr("banner.cannot_open", lang, path=path, detail=problem))
             else:
                 st.session_state["playing"] = False
+                st.rerun()
         _store_tables(lang)
         from .config import DEMO_GOUJI, DEMO_LOG, DEMO_VIDEO
 
@@ -52,10 +54,12 @@ def _open_controls(lang: str) -> None:
         if d1.button(tr("source.demo", lang), key="replay_demo_btn", icon=":material/movie:"):
             state.open_replay(str(DEMO_LOG), str(DEMO_VIDEO) if DEMO_VIDEO.is_file() else None)
             st.session_state["playing"] = True
+            st.rerun()
         if DEMO_GOUJI.is_file() and d2.button(tr("source.demo_gouji", lang), key="replay_demo_gouji_btn",
                                               icon=":material/description:"):
             state.open_replay(str(DEMO_GOUJI), None)
             st.session_state["playing"] = True
+            st.rerun()
 
 
 def _store_tables(lang: str) -> None:
@@ -75,6 +79,7 @@ def _store_tables(lang: str) -> None:
         log = TableLog.from_text(store.lines(table_id), name=str(table_id))
         state.set_replay(log, None, f"{tr('page.tournament', lang)}: {names[table_id]}")
         st.session_state["playing"] = False
+        st.rerun()
 
 
 def _ensure_loaded(lang: str) -> bool:
@@ -160,6 +165,20 @@ def _jump(n0: int) -> None:
         st.session_state["playing"] = False
 
 
+def _go(where: str) -> None:
+    """A step button's callback: move the cursor and stop the autoplay."""
+    log = state.replay_log()
+    if log is None:
+        return
+    lines = log.snapshot()
+    n0 = min(st.session_state.get("replay_n0", len(lines)), len(lines))
+    stops = views.steps(lines[:n0])
+    k = max(0, min(int(st.session_state.get("cursor", 0)), n0))
+    k = {"first": 0, "last": n0, "prev": _step(stops, k, -1), "next": _step(stops, k, +1)}[where]
+    st.session_state["cursor"] = k
+    st.session_state["playing"] = False
+
+
 def body() -> None:
     lang = state.lang()
     log = state.replay_log()
@@ -181,14 +200,17 @@ def body() -> None:
 
     # ---- the timeline ----
     c = st.columns([1.3, 1.3, 1.3, 1.2, 1.7, 1.6])
-    if c[0].button(tr("replay.first", lang), key="rp_first", shortcut="Home", icon=":material/first_page:"):
-        k = 0
-    if c[1].button(tr("replay.prev", lang), key="rp_prev", shortcut="Left", icon=":material/chevron_left:"):
-        k = _step(stops, k, -1)
-    if c[2].button(tr("replay.next", lang), key="rp_next", shortcut="Right", icon=":material/chevron_right:"):
-        k = _step(stops, k, +1)
-    if c[3].button(tr("replay.last", lang), key="rp_last", shortcut="End", icon=":material/last_page:"):
-        k = n0
+    # on_click callbacks run first thing in the rerun the click causes, before the autoplay
+    # refresh of this fragment can interrupt it: a click during autoplay is never lost
+    c[0].button(tr("replay.first", lang), key="rp_first", shortcut="Home", icon=":material/first_page:",
+                on_click=_go, args=("first",))
+    c[1].button(tr("replay.prev", lang), key="rp_prev", shortcut="Left", icon=":material/chevron_left:",
+                on_click=_go, args=("prev",))
+    c[2].button(tr("replay.next", lang), key="rp_next", shortcut="Right", icon=":material/chevron_right:",
+                on_click=_go, args=("next",))
+    c[3].button(tr("replay.last", lang), key="rp_last", shortcut="End", icon=":material/last_page:",
+                on_click=_go, args=("last",))
+    k = int(st.session_state.get("cursor", k))
     playing = bool(st.session_state.get("playing"))
     if c[4].button(tr("replay.pause", lang) if playing else tr("replay.play", lang), key="rp_play", shortcut="Space",
                     icon=":material/pause:" if playing else ":material/play_arrow:"):

@@ -14,12 +14,11 @@ from cardref.engine.events import GAME_SEATS
 
 from . import clickpick, screen, state
 from . import components as C
-from .i18n import declare_title, declares_for, game_title, tr
+from .i18n import declare_title, declares_for, game_title, seat_title, tr
 from .model import check_cards
 
 LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 TRUMPS = ["S", "H", "D", "C", None]
-SUIT_NAMES = {"S": "♠ 黑桃", "H": "♥ 红桃", "D": "♦ 方块", "C": "♣ 梅花"}
 
 
 def deal_event(game: str, names: list[str], options: dict[str, Any], hand_size: int | None) -> dict[str, Any]:
@@ -35,39 +34,109 @@ def deal_event(game: str, names: list[str], options: dict[str, Any], hand_size: 
     return ev
 
 
-def _deal_form(lang: str, writable: bool) -> None:
+def watched_game(log: Any) -> str | None:
+    """The game being watched: the live table's ``--game``, else the log's last deal."""
+    cfg, _ = state.config()
+    if cfg.live and cfg.game in GAME_SEATS:
+        return cfg.game
+    game = _current_game(log)
+    if game in GAME_SEATS:
+        return game
+    return cfg.game if cfg.game in GAME_SEATS else None
+
+
+def previous_options(log: Any) -> dict[str, Any]:
+    """Deal options the previous deal of the match hands on: its next dealer and level
+    (升级, from its summary's ``level_change``), or the leader it names (够级: the 大落 of the
+    last deal leads, 004:17).  Empty when nothing is known."""
+    if log is None:
+        return {}
+    result = log.result()
+    if not result.deals:
+        return {}
+    from .views import safe_summary
+
+    run = result.deals[-1]
+    summ = safe_summary(run)
+    out: dict[str, Any] = {}
+    lc = summ.get("level_change")
+    if isinstance(lc, dict):
+        if isinstance(lc.get("next_dealer"), int):
+            out["dealer"] = lc["next_dealer"]
+        if isinstance(lc.get("next_level"), str):
+            out["level"] = lc["next_level"]
+    order = summ.get("order")
+    if isinstance(order, list) and order and isinstance(order[-1], int):
+        out["leader"] = order[-1]
+    if not isinstance(lc, dict):  # nothing decided yet: the same options again
+        for k in ("level", "dealer", "leader"):
+            if run.deal.options.get(k) is not None:
+                out.setdefault(k, run.deal.options[k])
+    return out
+
+
+def _index(options: list[Any], value: Any) -> int:
+    return options.index(value) if value in options else 0
+
+
+def _deal_form(lang: str, writable: bool, key: str = "su", game: str | None = None) -> bool:
+    """Game, players and the deal's options, then 开始新的一局; returns True when a deal was
+    started.  The game being watched is preselected (``game`` fixes it: the live page)."""
     log = state.active_log()
     games = list(GAME_SEATS)
-    st.markdown(f"#### {tr('setup.game', lang)}")
-    game = st.selectbox(tr("setup.game", lang), games, format_func=lambda g: game_title(g, lang), key="su_game",
-                        label_visibility="collapsed")
+    watched = game or watched_game(log)
+    before = previous_options(log)
+    if game is None:
+        st.markdown(f"#### {tr('setup.game', lang)}")
+        game = st.selectbox(tr("setup.game", lang), games, format_func=lambda g: game_title(g, lang), key=f"{key}_game",
+                            index=_index(games, watched), label_visibility="collapsed")
     seats = GAME_SEATS[game]
     st.markdown(f"**{tr('setup.names', lang)}**")
     cols = st.columns(seats)
-    names = [cols[s].text_input(tr("seat.name", lang, s=s), key=f"su_name_{s}") for s in range(seats)]
-    label = [n.strip() or tr("seat.name", lang, s=s) for s, n in enumerate(names)]
+    names = [cols[s].text_input(seat_title(s, seats, lang), key=f"{key}_name_{s}") for s in range(seats)]
+    label = [seat_title(s, seats, lang) + (f"·{n.strip()}" if n.strip() else "") for s, n in enumerate(names)]
     st.markdown(f"**{tr('setup.options', lang)}**")
+    if before:
+        st.caption(tr("setup.from_previous", lang))
     options: dict[str, Any] = {}
     c = st.columns(4)
+    seat_range = list(range(seats))
     if game.startswith("gouji"):
-        options["leader"] = c[0].selectbox(tr("setup.leader", lang), range(seats), format_func=lambda s: label[s],
-                                           key="su_leader")
+        options["leader"] = c[0].selectbox(tr("setup.leader", lang), seat_range, format_func=lambda s: label[s],
+                                           key=f"{key}_leader", index=_index(seat_range, before.get("leader")))
     else:
-        options["level"] = c[0].selectbox(tr("setup.level", lang), LEVELS, key="su_level")
-        options["trump"] = c[1].selectbox(tr("setup.trump", lang), TRUMPS, key="su_trump",
-                                          format_func=lambda t: tr("setup.no_trump", lang) if t is None else SUIT_NAMES[t])
-        options["dealer"] = c[2].selectbox(tr("setup.dealer", lang), range(seats), format_func=lambda s: label[s],
-                                           key="su_dealer")
-        levels = [c[3].selectbox(f"{tr('score.levels', lang)} {t}", LEVELS, key=f"su_tlevel_{t}") for t in (0, 1)]
+        options["level"] = c[0].selectbox(tr("setup.level", lang), LEVELS, key=f"{key}_level",
+                                          index=_index(LEVELS, before.get("level")))
+        options["trump"] = c[1].selectbox(tr("setup.trump", lang), TRUMPS, key=f"{key}_trump",
+                                          format_func=lambda t: tr(f"setup.suit_{t}", lang) if t in ("S", "H", "D", "C")
+                                          else tr("setup.no_trump", lang))
+        options["dealer"] = c[2].selectbox(tr("setup.dealer", lang), seat_range, format_func=lambda s: label[s],
+                                           key=f"{key}_dealer", index=_index(seat_range, before.get("dealer")))
+        team_label = ["/".join(seat_title(x, seats, lang) for x in seat_range if x % 2 == t) for t in (0, 1)]
+        levels = [c[3].selectbox(f"{tr('score.levels', lang)} {team_label[t]}", LEVELS, key=f"{key}_tlevel_{t}")
+                  for t in (0, 1)]
         options["team_levels"] = levels
     rules = registry.get(game)
     default_hand = int(getattr(getattr(rules, "settings", None), "hand_size", 0) or 0)  # 够级 hands differ: none
     hand = st.number_input(tr("setup.hand_sizes", lang), min_value=0, max_value=60, value=default_hand,
-                           key=f"su_hand_{game}")
-    if st.button(tr("setup.start", lang), key="su_start", disabled=not writable or log is None, type="primary") \
+                           key=f"{key}_hand_{game}")
+    if st.button(tr("setup.start", lang), key=f"{key}_start", disabled=not writable or log is None, type="primary") \
             and log is not None and C.may_write(lang):
         i = log.append(deal_event(game, names, options, int(hand) or None))  # type: ignore[union-attr]
         st.success(tr("setup.started", lang, i=i))
+        return True
+    return False
+
+
+def _seat_labels(log: Any, seats: int, lang: str) -> list[str]:
+    """The seats as the screen names them (with the players' names of the current deal)."""
+    if log is not None:
+        result = log.result()
+        if result.deals and result.deals[-1].deal.seats == seats:
+            from .views import seat_names
+
+            return seat_names(result.deals[-1].deal, lang)
+    return [seat_title(s, seats, lang) for s in range(seats)]
 
 
 def _declare_form(lang: str, writable: bool) -> None:
@@ -75,14 +144,15 @@ def _declare_form(lang: str, writable: bool) -> None:
     st.markdown(f"#### {tr('setup.declare', lang)}")
     seats = _current_seats(log)
     game = _current_game(log)
+    names = _seat_labels(log, seats, lang)
     with st.form("su_declare"):
         c = st.columns([1, 2, 3, 1])
-        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_d_seat")
+        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_d_seat", format_func=names.__getitem__)
         what = c[1].selectbox(tr("setup.declare_what", lang), declares_for(game), key="su_d_what",
                               format_func=lambda w: declare_title(w, lang))
         cards_text = c[2].text_input(tr("setup.declare_cards", lang), key="su_d_cards")
         target = c[3].selectbox(tr("setup.declare_target", lang), [None, *range(seats)], key="su_d_target",
-                                format_func=lambda x: "—" if x is None else str(x))
+                                format_func=lambda x: "—" if x is None else names[x])
         more = st.text_input(tr("setup.declare_more", lang), key="su_d_more", placeholder='{"kind": "dian"}')
         ok = st.form_submit_button(tr("setup.declare_add", lang), disabled=not writable or log is None)
     if ok and log is not None and C.may_write(lang):
@@ -104,8 +174,8 @@ def _declare_form(lang: str, writable: bool) -> None:
     st.markdown(f"#### {tr('setup.manual', lang)}")
     with st.form("su_play"):
         c = st.columns([1, 4])
-        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_p_seat")
-        cards_text = c[1].text_input(tr("corr.cards", lang), key="su_p_cards")
+        seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_p_seat", format_func=names.__getitem__)
+        cards_text = c[1].text_input(tr("setup.manual_cards", lang), key="su_p_cards")
         c2 = st.columns(2)
         play = c2[0].form_submit_button(tr("setup.manual_add", lang), disabled=not writable or log is None)
         pas = c2[1].form_submit_button(tr("setup.pass_add", lang), disabled=not writable or log is None)
@@ -144,7 +214,10 @@ def _current_seats(log: Any) -> int:
     if log is None:
         return 4
     result = log.result()
-    return result.deals[-1].deal.seats if result.deals else 4
+    if result.deals:
+        return result.deals[-1].deal.seats
+    cfg, _ = state.config()
+    return GAME_SEATS.get(cfg.game or "", 4)
 
 
 def _current_frame() -> np.ndarray | None:

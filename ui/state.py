@@ -67,13 +67,21 @@ def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
             if cfg.names and "names" not in deal:
                 deal["names"] = cfg.names
             return out
-    if not cfg.game:
-        return []
+    if not cfg.game or missing_options(cfg.game, cfg.deal or {}):
+        return []  # the live page asks for them before the first play (never a deal of made-up options)
     deal = {"type": "deal", "game": cfg.game, "seats": GAME_SEATS.get(cfg.game, 4), **(cfg.deal or {}),
             "source": "manual"}
     if cfg.names:
         deal["names"] = cfg.names
     return [deal]
+
+
+def missing_options(game: str, options: dict[str, Any]) -> list[str]:
+    """The deal options of ``game`` that only the referee can give (the camera cannot see
+    them) and the rules cannot do without: level and dealer in the 升级 family.  (In 够级
+    the first play of a deal without a ``leader`` leads: nothing is missing.)"""
+    need = () if game.startswith("gouji") else ("level", "dealer")
+    return [k for k in need if options.get(k) is None]
 
 
 def _out_path(cfg: UiConfig) -> Path:

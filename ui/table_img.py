@@ -2,7 +2,10 @@
 
 Seat 0 sits at the bottom; play goes counter-clockwise (逆时针), so seat 1 is to its
 right, as the players see the table from above.  Teams are coloured; a play the referee
-flagged gets a red frame; the seat to play and the leader are marked.
+flagged gets a red frame; the seat to play is framed yellow and named in the middle
+("轮到 南"), the leader of the trick has a yellow dot, the number under each badge is the
+cards that seat has played this deal, and in 够级 "· N" after a name is its finishing place
+(the legend under the picture says so: ``table.legend``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from .cards_img import cards_row, drawable, font, font_path
 from .i18n import game_title
-from .views import DealView
+from .views import DealView, turn_text
 
 TEAM_COLORS = ((52, 120, 246), (245, 140, 30))
 FELT = (24, 110, 60, 255)
@@ -56,7 +59,7 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
         fill = (*color, 255)
         d.rounded_rectangle([bx - bw / 2, by - 16, bx + bw / 2, by + 16], radius=12, fill=fill,
                             outline=(255, 215, 0, 255) if sv.to_play else (255, 255, 255, 255),
-                            width=4 if sv.to_play else 2)
+                            width=6 if sv.to_play else 2)
         _text(d, (bx, by), label, 17, (255, 255, 255, 255))
         _text(d, (bx, by + 28), f"{sv.played}", 14, (30, 30, 30, 255))
         if sv.is_leader:
@@ -68,5 +71,9 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
             img.alpha_composite(row, (int(ix - row.width / 2), int(iy - row.height / 2)))
         elif sv.passed:
             _text(d, (ix, iy), drawable("不要", "pass") if lang == "zh" else "pass", 18, (230, 230, 230, 255))
-    _text(d, (w / 2, h / 2), drawable(game_title(view.game, lang), view.game), 18, (200, 230, 200, 255))
+    _text(d, (w / 2, h / 2 - 22), drawable(game_title(view.game, lang), view.game), 18, (200, 230, 200, 255))
+    turn = turn_text(view, lang)
+    if turn:  # whose turn it is, large, in the middle of the felt
+        fallback = f"S{view.to_play} to play" if view.to_play is not None else "over"
+        _text(d, (w / 2, h / 2 + 16), drawable(turn, fallback), 34, (255, 215, 0, 255))
     return img

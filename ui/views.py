@@ -9,6 +9,7 @@ the engines grow.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from cardref.engine.events import (
 from cardref.engine.judge import DealRun, JudgeResult
 from cardref.engine.verdict import Verdict
 
-from .i18n import declare_title, tr
+from .i18n import declare_title, seat_title, tr
 
 NONE = "—"
 
@@ -121,7 +122,7 @@ class Row:
     deal: int | None = None
 
 
-def _describe(event: AnyEvent | None, lang: str) -> str:
+def _describe(event: AnyEvent | None, lang: str, seats: int = 4) -> str:
     if isinstance(event, DealEvent):
         opts = " ".join(f"{k}={show(v)}" for k, v in event.options.items() if k != "names")
         return f"{event.game} {opts}".strip()
@@ -133,23 +134,44 @@ def _describe(event: AnyEvent | None, lang: str) -> str:
         if event.cards is not None:
             parts.append(" ".join(codes_of(event.cards)))
         if event.seat is not None:
-            parts.append(tr("seat.name", lang, s=event.seat))
+            parts.append(seat_title(event.seat, seats, lang))
         if event.who:
             parts.append(f"({event.who}{': ' + event.why if event.why else ''})")
         return " ".join(parts)
     return ""
 
 
+_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
+
+
+def name_seats(text: str, names: list[str], lang: str = "zh") -> str:
+    """``text`` (a rules message) with each "座位 N" / "seat N" written as the seat's name,
+    so one message never names a seat two ways."""
+    if not names or not text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return names[k] if 0 <= k < len(names) else m.group(0)
+
+    return _SEAT_IN_TEXT["en" if lang == "en" else "zh"].sub(sub, text)
+
+
 def rows(lines: list[str], result: JudgeResult, lang: str = "zh") -> list[Row]:
-    """One :class:`Row` per judged line, with the corrected values and who fixed them."""
+    """One :class:`Row` per judged line, with the corrected values and who fixed them;
+    messages name seats as the screen does (:func:`seat_names`)."""
     parsed = list(read_lines(lines[: len(result.verdicts)]))
     out: list[Row] = []
     deal_index: int | None = None
+    names: list[str] = []
+    seats = 4
     for line, verdict in zip(parsed, result.verdicts, strict=False):
         eff = result.effective[line.i] if line.i < len(result.effective) else line.event
         orig = line.event
         if isinstance(orig, DealEvent):
             deal_index = line.i
+            seats = orig.seats
+            names = seat_names(eff if isinstance(eff, DealEvent) else orig, lang)
         kind = "error" if orig is None else orig.type
         vj = verdict.to_json(lang)
         seat = getattr(eff, "seat", None)
@@ -161,8 +183,8 @@ def rows(lines: list[str], result: JudgeResult, lang: str = "zh") -> list[Row]:
             original_cards=o_cards if o_cards != cards else None,
             original_seat=o_seat if o_seat != seat else None,
             conf=getattr(orig, "conf", None), source=getattr(orig, "source", None),
-            ok=verdict.ok, code=vj.get("code"), message=vj.get("message", ""),
-            proven_at=vj.get("proven_at"), text=_describe(eff, lang), deal=deal_index,
+            ok=verdict.ok, code=vj.get("code"), message=name_seats(vj.get("message", ""), names, lang),
+            proven_at=vj.get("proven_at"), text=_describe(eff, lang, seats), deal=deal_index,
         ))
     by_i = {r.i: r for r in out}
     for line in parsed:
@@ -245,18 +267,24 @@ class DealView:
     seat_views: list[SeatView]
     bottom: list[str]
     declares: list[tuple[int, str, list[str]]]
+    to_play: int | None = None
+    over: bool = False
 
 
 def seat_names(deal: DealEvent, lang: str = "zh", overrides: dict[int, str] | None = None) -> list[str]:
+    """Each seat as the screen names it everywhere: its table name (东 南 西 北; 1号位 …
+    for 够级, :data:`cardref.ui.i18n.SEAT_NAMES`), then the player's name when one is given
+    and differs ("南·张三")."""
     names = deal.options.get("names")
     out = []
     for s in range(deal.seats):
-        name = None
+        player = None
         if overrides and overrides.get(s):
-            name = overrides[s]
+            player = overrides[s]
         elif isinstance(names, list) and s < len(names) and isinstance(names[s], str) and names[s].strip():
-            name = names[s].strip()
-        out.append(name or tr("seat.name", lang, s=s))
+            player = names[s].strip()
+        title = seat_title(s, deal.seats, lang)
+        out.append(title if not player or player == title else f"{title}·{player}")
     return out
 
 
@@ -273,16 +301,20 @@ def _deal_events(result: JudgeResult, run: DealRun) -> list[tuple[int, AnyEvent 
     return [(i, result.effective[i], result.verdicts[i]) for i in range(run.index + 1, min(end, len(result.verdicts)))]
 
 
-def _state_trick(state: dict[str, Any]) -> list[tuple[int, list[str], bool]] | None:
+def _state_trick(state: dict[str, Any], ok_by_i: dict[int, bool] | None = None) -> list[tuple[int, list[str], bool]] | None:
+    """The engine's current trick; a play whose verdict (by its line ``i``) is a fault is
+    marked not ok, so the trick and the table from above frame it red."""
     trick = pick(state, "trick", "current_trick", "round", "table")
     if isinstance(trick, dict):
         trick = pick(trick, "plays", "cards")
     if not isinstance(trick, list):
         return None
+    ok_by_i = ok_by_i or {}
     out = []
     for p in trick:
         if isinstance(p, dict) and isinstance(p.get("seat"), int):
-            out.append((p["seat"], codes_of(p.get("cards")), True))
+            i = p.get("i")
+            out.append((p["seat"], codes_of(p.get("cards")), ok_by_i.get(i, True) if isinstance(i, int) else True))
     return out
 
 
@@ -321,7 +353,8 @@ def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: 
     for i, ev, v in events:
         if isinstance(ev, PlayEvent) and 0 <= ev.seat < deal.seats:
             plays.append((i, ev.seat, codes_of(ev.cards), v.ok))
-            played[ev.seat] += len(ev.cards)
+            if v.ok or fam == "shengji":  # a 够级 play the judge refused never left the hand
+                played[ev.seat] += len(ev.cards)
         elif isinstance(ev, PassEvent) and 0 <= ev.seat < deal.seats:
             passes.append((i, ev.seat))
         elif isinstance(ev, BottomEvent):
@@ -338,10 +371,14 @@ def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: 
         state = {}
     state = state if isinstance(state, dict) else {}
     summary = safe_summary(run)
-    trick = _state_trick(state)
+    given = state.get("played")
+    if isinstance(given, list) and len(given) == deal.seats and all(isinstance(n, int) for n in given):
+        played = list(given)  # the engine's count: refused plays never left the hand
+    ok_by_i = {i: ok for i, _, _, ok in plays}
+    trick = _state_trick(state, ok_by_i)
     if trick == [] and isinstance(state.get("tricks"), list) and state["tricks"]:
         last = state["tricks"][-1]  # between tricks: keep showing the one just won
-        trick = _state_trick({"trick": last.get("plays")}) if isinstance(last, dict) else None
+        trick = _state_trick({"trick": last.get("plays")}, ok_by_i) if isinstance(last, dict) else None
     if trick is None:
         trick = _fallback_trick(plays, passes, deal.seats, fam)
     names = seat_names(deal, lang)
@@ -367,15 +404,29 @@ def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: 
         seat_views.append(SeatView(
             seat=s, name=names[s], team=s % 2, played=played[s], last=c, last_ok=ok,
             passed=s in recent_pass,
-            out_place=(order.index(s) + 1) if s in order else None,
+            out_place=(order.index(s) + 1) if s in order and fam == "gouji" else None,  # 刮风 has no places
             is_leader=isinstance(leader, int) and leader == s,
             to_play=isinstance(to_play, int) and to_play == s,
         ))
+    over = bool(state.get("complete")) or pick(summary, "final_points") is not None \
+        or (fam == "gouji" and isinstance(summary.get("order"), list) and bool(summary.get("order"))
+            and None not in summary["order"])
     return DealView(
         index=run.index, game=deal.game, family=fam, seats=deal.seats, names=names,
         options=dict(deal.options), judged=run.judged, state=state, summary=summary,
         plays=plays, trick=trick, seat_views=seat_views, bottom=bottom, declares=declares,
+        to_play=to_play if isinstance(to_play, int) and 0 <= to_play < deal.seats else None, over=over,
     )
+
+
+def turn_text(view: DealView, lang: str = "zh") -> str | None:
+    """Whose turn it is, in words ("轮到 南"), "the deal is over", or None when the engine
+    does not say."""
+    if view.to_play is not None:
+        return tr("score.to_play", lang, name=view.names[view.to_play])
+    if view.over:
+        return tr("table.deal_over", lang)
+    return None
 
 
 # ---- scoreboards ----------------------------------------------------------------------------
