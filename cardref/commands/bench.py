@@ -1,6 +1,6 @@
 """``cardref bench TARGET``: print performance figures (never a test: machines are noisy).
 
-Targets: ``judge`` (events per second of the rules engine), ``detect`` (frames per second
+Targets: ``judge`` (events per second of the rules engine), ``verdicts`` (flags on camera logs), ``detect`` (frames per second
 of each detector backend), ``e2e`` (camera-to-log accuracy and latency on simulated deals),
 ``store`` (event-store ingest), ``ui`` (dashboard overhead on the pipeline).
 """
@@ -14,6 +14,7 @@ HELP = "run a benchmark and print its figures (judge, detect, e2e, store, ui)"
 
 TARGETS = {
     "judge": "cardref.benchmarks.judge",
+    "verdicts": "cardref.benchmarks.verdicts",
     "detect": "cardref.vision.bench_detect",
     "e2e": "cardref.vision.bench_e2e",
     "store": "cardref.recorder.bench",

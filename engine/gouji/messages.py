@@ -10,6 +10,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "gouji.three_attached": {"zh": "座位 {seat}：3 不挂花、不贴钱（憋3）",
                              "en": "seat {seat}: 3s take no jokers and no 2s (憋3)"},
     "gouji.four_attached": {"zh": "座位 {seat}：4 不挂花、不贴钱", "en": "seat {seat}: 4s take no jokers and no 2s"},
+    "gouji.bad_option": {"zh": "本局设置 {key} 的值无效：{value!r}（应为{why}）",
+                         "en": "deal option {key} has a bad value: {value!r} ({why})"},
     "gouji.no_bottom": {"zh": "够级没有底牌", "en": "够级 has no bottom cards"},
     "gouji.hand_too_late": {"zh": "座位 {seat} 的手牌在出牌开始后才给出", "en": "seat {seat}'s hand was given after play began"},
     "gouji.deck_size": {"zh": "六家手牌共 {total} 张，应为 {expected} 张", "en": "the six hands hold {total} cards, not {expected}"},

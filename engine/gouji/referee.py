@@ -129,6 +129,13 @@ class GoujiReferee(DealReferee):
         self._alt: GoujiReferee | None = None
         self._doubt = False         # a stood play was tried and did not fit either
 
+    def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
+        """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads)."""
+        leader = self.deal.options.get("leader")
+        if leader is not None and self.leader is None:
+            return [Fault("gouji.bad_option", {"key": "leader", "value": leader, "why": "a seat 0-5"})]
+        return []
+
     # ------------------------------------------------------------------ helpers
     def is_wutou(self, seat: int) -> bool:
         """无头: in 四户乱缠 everyone (004:9, 004:23); a seat whose 对门 went out (走科) before;

@@ -86,3 +86,15 @@ def test_english_keeps_game_terms_in_chinese() -> None:
         codes = [c for c in known_codes() if c.startswith("gouji.") and term in render(c, {}, "zh")]
         assert codes
         assert any(term in render(c, {}, "en") for c in codes), term
+
+
+import pytest  # noqa: E402
+from cardref.engine.judge import judge_text as _judge_text  # noqa: E402
+
+
+@pytest.mark.parametrize("leader", ["x", 7, -1, True, 2.5])
+def test_bad_leader_is_bad_option(leader) -> None:
+    """Issue 32 item 5: a 够级 ``leader`` that is not a seat 0-5 is ``gouji.bad_option``, as in 升级."""
+    import json
+    result = _judge_text([json.dumps({"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": leader})])
+    assert [v.fault.code if v.fault else None for v in result.verdicts] == ["gouji.bad_option"]

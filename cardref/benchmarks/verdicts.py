@@ -1,0 +1,87 @@
+"""``cardref bench verdicts``: verdicts on logs as a camera gives them, per game.
+
+For each game, ``--deals`` simulated legal deals are logged as a camera logs them (no
+``pass``, no ``hand`` events: :mod:`cardref.engine.camera`) and judged:
+
+* ``faults``: flags on the legal camera log (target 0);
+* ``drop``: one play left out anywhere: flags per deal (median, max; target <= 1);
+* ``misread``: one card of one play read as another: flags per deal (median, max);
+* ``caught``: one illegal play injected (the simulators' mutations): share flagged at its play or
+  proven later, from the pass-less log and from the full log (target >= 99 %), and false
+  accusations (rule faults on legal plays) per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import statistics
+
+from cardref.engine import registry
+from cardref.engine.camera import camera_log, drop_event, misread, play_indices
+from cardref.engine.eventlog import dump_event, read_lines
+from cardref.engine.judge import Judge
+from cardref.engine.verdict_compare import VerdictScore, compare
+
+FAMILIES = {"gouji": "cardref.engine.gouji.simulate", "shengji": "cardref.engine.shengji.simulate"}
+
+
+def _judge(events):
+    return Judge.judge(list(read_lines(dump_event(e) for e in events)))
+
+
+def measure(game: str, deals: int, seed: int) -> dict:
+    rules = registry.get(game)
+    sim = importlib.import_module(FAMILIES[rules.family])
+    drop, mis = [], []
+    base = 0
+    caught = {"camera": VerdictScore(), "full": VerdictScore()}
+    for n in range(deals):
+        rng = random.Random(seed * 100_003 + n)
+        events = sim.simulate_deal(game, rng)
+        cam, _ = camera_log(events)
+        base += len(_judge(cam).faults())
+        plays = play_indices(cam)
+        drop.append(len(_judge(drop_event(cam, rng.choice(plays))).faults()))
+        mis.append(len(_judge(misread(cam, rng.choice(plays), rng)).faults()))
+        bad_events, bad = sim.simulate_deal_with_faults(game, random.Random(seed * 100_003 + n), illegal=1)
+        truth = _judge(events).verdicts
+        full = _judge(bad_events).verdicts
+        caught["full"].add(compare(full, truth, list(range(len(full))), bad))
+        cam_bad, kept = camera_log(bad_events)
+        cam_v = _judge(cam_bad).verdicts
+        cam_truth = _judge(cam).verdicts
+        origin = list(range(len(cam_v)))
+        at = {k: j for j, k in enumerate(kept)}
+        caught["camera"].add(compare(cam_v, cam_truth, origin, [at[k] for k in bad if k in at]))
+    out = {"game": game, "deals": deals, "faults": base,
+           "drop_median": statistics.median(drop), "drop_max": max(drop),
+           "misread_median": statistics.median(mis), "misread_max": max(mis)}
+    for name, sc in caught.items():
+        out[f"caught_{name}"] = round(100 * sc.caught / sc.injected, 2) if sc.injected else None
+        out[f"false_accusations_{name}"] = round(sc.false_accusations / deals, 3)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="cardref bench verdicts", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--deals", type=int, default=200, help="simulated deals per game (default 200)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", nargs="*", default=None, help="game names (default: all implemented)")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    args = p.parse_args(argv)
+    games = args.games or sorted(g.name for g in registry.games().values() if g.referee is not None)
+    for game in games:
+        if registry.get(game) is None:
+            print(f"cardref bench verdicts: unknown game {game!r} (known: {', '.join(registry.names())})")
+            return 2
+        row = measure(game, args.deals, args.seed)
+        print(json.dumps(row, ensure_ascii=False) if args.json else
+              f"{game:18s} {row['deals']:4d} deals  faults={row['faults']}  drop med/max={row['drop_median']}/"
+              f"{row['drop_max']}  misread med/max={row['misread_median']}/{row['misread_max']}  caught camera/full="
+              f"{row['caught_camera']}%/{row['caught_full']}%  false acc./deal camera/full="
+              f"{row['false_accusations_camera']}/{row['false_accusations_full']}")
+    return 0

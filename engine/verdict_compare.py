@@ -1,0 +1,51 @@
+"""Compare the verdicts on a watched (camera) log with the verdicts on the true log.
+
+:func:`compare` takes both judged logs and the map from watched events to true events, and
+counts false accusations (rule faults on watched plays whose true play was legal), injected
+faults caught (true faults whose watched event, or a later one proving it, is flagged),
+observation flags and confirmations asked.  ``cardref bench verdicts`` and ``bench e2e`` use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .verdict import Verdict
+
+
+@dataclass
+class VerdictScore:
+    false_accusations: int = 0
+    injected: int = 0
+    caught: int = 0
+    observation_flags: int = 0
+    confirmations: int = 0
+    flags: int = 0
+
+    def add(self, other: VerdictScore) -> None:
+        for key in vars(self):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+
+
+def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequence[int | None],
+            injected: Sequence[int] = ()) -> VerdictScore:
+    """``origin[j]`` is the index in the true log of watched event ``j`` (``None``: no such
+    event, e.g. a phantom); ``injected`` are true-log indices of illegal plays."""
+    score = VerdictScore(injected=len(injected))
+    flagged_true: set[int] = set()
+    for j, v in enumerate(watched):
+        if v.ok:
+            continue
+        score.flags += 1
+        k = origin[j] if j < len(origin) else None
+        if k is not None:
+            flagged_true.add(k)
+        if v.confirm:
+            score.confirmations += 1
+        elif v.observation:
+            score.observation_flags += 1
+        elif k is None or true[k].ok:
+            score.false_accusations += 1
+    score.caught = sum(1 for k in injected if k in flagged_true)
+    return score
