@@ -33,7 +33,9 @@ def opened(args: argparse.Namespace) -> Iterator[EventStore]:
         yield store
     except StoreError as exc:
         raise CommandError(str(exc)) from exc
-    except sqlite3.Error as exc:
+    except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+        if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError):
+            raise  # a constraint or a bug, not the file: the command says what it means
         raise CommandError(damaged(store.url, exc)) from exc
     finally:
         store.close()

@@ -435,3 +435,24 @@ def test_a_postgresql_claim_is_taken_again_after_a_lost_connection(pg_url):
         store.append("T", PLAYS[0])
     with open_store(pg_url) as other, other.claim_table("T"):  # released at the end of the block
         assert other.lines("T") == [DEAL, PLAYS[0]]
+
+
+def test_opened_names_a_failing_file_but_lets_constraint_errors_through(tmp_path):
+    """The one place commands meet store failures: a damaged or busy file becomes a
+    CommandError naming it; a constraint (a duplicate name) stays the command's to word."""
+    import argparse
+    import sqlite3
+
+    from cardref.recorder.cliutil import CommandError, opened
+
+    args = argparse.Namespace(db=str(tmp_path / "s.db"))
+    for exc, words in ((sqlite3.DatabaseError("database disk image is malformed"), "damaged"),
+                       (sqlite3.OperationalError("database is locked"), "busy"),
+                       (TableBusy("table 'T' is being recorded by another writer"), "another writer")):
+        with pytest.raises(CommandError) as err:
+            with opened(args):
+                raise exc
+        assert words in str(err.value) and (str(tmp_path / "s.db") in str(err.value) or "'T'" in str(err.value))
+    with pytest.raises(sqlite3.IntegrityError):
+        with opened(args):
+            raise sqlite3.IntegrityError("UNIQUE constraint failed: tournaments.name")
