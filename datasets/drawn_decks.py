@@ -240,8 +240,10 @@ _PIP_ROWS = {  # pips per row, top to bottom, for the number cards
 }
 
 
-def draw_face(code: str, st: DeckStyle) -> np.ndarray:
-    """One face (RGBA, :data:`FACE_W` wide) of a drawn deck."""
+def draw_face(code: str, st: DeckStyle, four_corner: bool = False) -> np.ndarray:
+    """One face (RGBA, :data:`FACE_W` wide) of a drawn deck.  ``four_corner``: the index is
+    printed in all four corners (as many poker and Chinese decks do), upright at the top,
+    half a turn at the bottom; else at the top-left and bottom-right only."""
     w, h = FACE_W, int(round(FACE_W * st.aspect))
     rgb = np.empty((h, w, 3), np.uint8)
     rgb[:] = st.paper
@@ -269,6 +271,9 @@ def draw_face(code: str, st: DeckStyle) -> np.ndarray:
     _stamp(rgb, index, m, m, ink)
     flipped = index[::-1, ::-1]
     _stamp(rgb, flipped, w - m - flipped.shape[1], h - m - flipped.shape[0], ink)
+    if four_corner:
+        _stamp(rgb, index, w - m - index.shape[1], m, ink)
+        _stamp(rgb, flipped, m, h - m - flipped.shape[0], ink)
     # the middle
     x0, x1 = int(0.27 * w), int(0.73 * w)
     y0, y1 = int(0.14 * h), int(0.86 * h)
@@ -308,7 +313,7 @@ def draw_face(code: str, st: DeckStyle) -> np.ndarray:
     return out
 
 
-def draw_deck(number: int) -> dict[str, np.ndarray]:
-    """All 54 faces of drawn deck ``number``."""
+def draw_deck(number: int, four_corner: bool = False) -> dict[str, np.ndarray]:
+    """All 54 faces of drawn deck ``number`` (``four_corner``: an index in each corner)."""
     st = deck_style(number)
-    return {code: draw_face(code, st) for code in CLASS_NAMES}
+    return {code: draw_face(code, st, four_corner) for code in CLASS_NAMES}

@@ -442,20 +442,24 @@ REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
 def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path = REAL_CARDS,
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
                          mapped: Path | None = None, scales: tuple[float, ...] | None = None,
-                         tuning: bool = False, diagnose: bool = False) -> dict:
+                         tuning: bool = False, diagnose: bool = False, disabled: tuple[str, ...] = (),
+                         int8: bool = True) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
     as it is and shrunk, PHOTO_SCALES, or ``scales``), the namer at four turns, the merge and
     the suit reader.  ``tuning`` scores the tuning photos instead of the held-out ones (to
     choose a setting without looking at the photos it is reported on).  ``diagnose`` also
     says, per deck, what became of every labelled index (:func:`index_outcome`: not found by
-    the finder, named right, suit or rank read wrong, ...): ``indices_by_deck``."""
+    the finder, named right, suit or rank read wrong, ...): ``indices_by_deck``.
+    ``disabled``: detector rules switched off (:mod:`cardref.vision.detector.rules`);
+    ``int8=False``: the float finder and namer only."""
     import cv2
-    from cardref.vision.detector import PHOTO_SCALES, load_detector
+    from cardref.vision.detector import PHOTO_SCALES, DetectorRules, load_detector
 
     scales = tuple(scales or PHOTO_SCALES)
     det = load_detector(backend, namer=namer if namer is not None else False, scales=scales,
-                        suit_reader=suit_reader if suit_reader is not None else False)
+                        suit_reader=suit_reader if suit_reader is not None else False, int8=int8,
+                        rules=DetectorRules.without(disabled))
     root = mapped_real_cards(src, mapped).parent
     images = _real_images(root, held_out_only, limit, tuning)
     if diagnose and getattr(det, "namer", None) is None:
@@ -490,6 +494,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     extra = {"indices_by_deck": indices_by_deck} if diagnose else {}
     return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck, **extra,
             "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
+            "rules_off": list(disabled), "int8": int8,
             "images_used": ("the tuning photos (real_cards_split)" if tuning else
                             "held out from tuning (real_cards_split)" if held_out_only else "all")}
 

@@ -40,7 +40,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", type=Path, metavar="DECK.npz",
                    help="a deck enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
+    p.add_argument("--disable-rule", action="append", default=[], metavar="NAME", type=rule_arg,
+                   help="switch off one of the detector's hand-written rules (repeatable; names: "
+                        "cardref.vision.detector.rules.RULE_NAMES, e.g. specks, four-index-sides)")
+    p.add_argument("--trace-rules", action="store_true",
+                   help="also say, per image, what each detector rule changed")
     p.add_argument("--recursive", "-r", action="store_true", help="look into sub-folders too")
+
+
+def rule_arg(text: str) -> str:
+    """A detector rule's name (:data:`cardref.vision.detector.rules.RULE_NAMES`)."""
+    from cardref.vision.detector.rules import RULE_NAMES
+
+    if text not in RULE_NAMES:
+        raise argparse.ArgumentTypeError(f"no detector rule {text!r} (known: {', '.join(RULE_NAMES)})")
+    return text
 
 
 def scales_arg(text: str) -> tuple[float, ...]:
@@ -102,7 +116,7 @@ def _table(image: Path, cards: list, ms: float, corners: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from cardref.vision.detector import PHOTO_SCALES, DetectorError, load_detector
+    from cardref.vision.detector import PHOTO_SCALES, DetectorError, DetectorRules, RuleTrace, load_detector
     from cardref.vision.detector.draw import annotate
 
     images, problems = collect_images(args.paths, args.recursive)
@@ -115,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         detector = load_detector(args.backend, args.model, imgsz=args.imgsz,
                                  namer=args.namer if args.namer is not None else True,
-                                 scales=args.scales or PHOTO_SCALES, int8=not args.no_int8, **kwargs)
+                                 scales=args.scales or PHOTO_SCALES, int8=not args.no_int8,
+                                 rules=DetectorRules.without(args.disable_rule), **kwargs)
         if args.deck is not None:
             from cardref.vision.detector.deck import DeckProfile
 
@@ -147,8 +162,9 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             continue
         t0 = time.perf_counter()
+        trace = RuleTrace() if args.trace_rules else None
         try:
-            cards = detector.detect(frame)
+            cards = detector.detect(frame, trace)
         except DetectorError as exc:
             _err(f"{image}: {exc}")
             failed += 1
@@ -158,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
         total_cards += len(cards)
         if args.json:
             obj = {"image": str(image), "cards": [c.to_json() for c in cards]}
+            if trace is not None:
+                obj["rules"] = [{"rule": name, "changed": what} for name, what in trace.changes]
             if args.corners:
                 for entry, c in zip(obj["cards"], cards, strict=True):
                     entry["corners"] = [{"conf": round(k.conf, 4), "box": [round(v, 1) for v in k.box]}
@@ -165,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(obj, ensure_ascii=False), flush=True)
         else:
             print(_table(image, cards, ms, args.corners), flush=True)
+            if trace is not None:
+                print("\n".join(f"  rule {line}" for line in trace.lines()) or "  rules: changed nothing", flush=True)
         if args.save:
             out = _save_path(args.save, image, used)
             if not cv2.imwrite(str(out), annotate(frame, cards)):

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from cardref.commands.detect import scales_arg
+from cardref.commands.detect import rule_arg, scales_arg
 
 HELP = "evaluate the card detector on held-out synthetic designs and on real photos; update the model card"
 
@@ -61,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also score the held-out real photos through the product's own detector, as cardref "
                         "detect runs it (shipped finder export, fastest backend, each photo at the "
                         "photo scales, --namer and --suit-reader)")
+    p.add_argument("--disable-rule", action="append", default=[], metavar="NAME", type=rule_arg,
+                   help="with --detect-path: switch off one of the detector's hand-written rules (repeatable; "
+                        "see cardref detect --disable-rule); a trial: printed, not carded")
+    p.add_argument("--no-int8", action="store_true",
+                   help="with --detect-path: run the float finder and namer, never their INT8 copies")
     p.add_argument("--write-card", action="store_true",
                    help="store the results in models/model-card.json and models/README.md")
     p.add_argument("--json", help="also write the results to this JSON file")
@@ -128,11 +133,13 @@ def run(args: argparse.Namespace) -> int:
 
         res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
                                    held_out_only=not args.all_real, scales=args.photo_scales,
-                                   tuning=args.tuning_real, diagnose=args.diagnose)
+                                   tuning=args.tuning_real, diagnose=args.diagnose,
+                                   disabled=tuple(args.disable_rule), int8=not args.no_int8)
         which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
-        trial = args.tuning_real or args.photo_scales is not None  # choosing a setting: printed, not carded
+        trial = args.tuning_real or args.photo_scales is not None or bool(args.disable_rule)  # printed, not carded
         scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
-        name = f"real photos ({source}{which}, through cardref detect{scales})"
+        off = f", rules off: {','.join(args.disable_rule)}" if args.disable_rule else ""
+        name = f"real photos ({source}{which}, through cardref detect{scales}{off})"
         if not trial:
             results[name] = res
         f1 = res["card_f1"]

@@ -44,10 +44,11 @@ from .int8 import int8_sibling, is_fresh, is_int8_copy, prefer_int8
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
+from .rules import DEFAULT_RULES, DetectorRules, RuleTrace, trace_merge, trace_renamed
 
 __all__ = [
     "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "SuitReader", "DetectorError", "ModelFileError", "BackendUnavailableError",
-    "MergeSettings", "available_backends", "default_model_paths", "load_detector", "merge_corners",
+    "DetectorRules", "MergeSettings", "RuleTrace", "available_backends", "default_model_paths", "load_detector", "merge_corners",
 ]
 
 #: Backend names, fastest first (the order ``"auto"`` tries them in).
@@ -120,6 +121,8 @@ class Detector:
     suits: SuitReader | None = None
     #: Names each joker big or small by the colour of its ink (:mod:`.joker_ink`).
     jokers_by_ink: bool = True
+    #: Which of the hand-written rules (:mod:`.rules`) are on.
+    rules: DetectorRules = field(default_factory=lambda: DEFAULT_RULES)
 
     @property
     def name(self) -> str:
@@ -136,35 +139,68 @@ class Detector:
         small = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         return [replace(c, box=tuple(v / scale for v in c.box)) for c in self.backend.detect_corners(small)]
 
-    def find_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
+    def find_corners(self, frame_bgr: np.ndarray, trace: RuleTrace | None = None) -> list[CornerDetection]:
         """The finder's corner boxes at every scale, pooled, not yet named.  The looks after
-        the first (shrunk frames, for indices larger than a webcam's) are skipped when the
-        first already found the indices at a webcam's scale (:func:`at_camera_scale`)."""
+        the first (shrunk frames, for indices larger than a webcam's; rule ``second-look``)
+        are skipped when the first already found the indices at a webcam's scale
+        (:func:`at_camera_scale`, rule ``camera-scale``); specks are dropped from pooled looks
+        (:func:`drop_specks`, rule ``specks``).  ``trace`` records what those rules changed."""
         first = self._look(frame_bgr, self.scales[0])
-        if len(self.scales) == 1 or at_camera_scale(first, frame_bgr.shape[:2], self.scales[0]):
+        if len(self.scales) == 1 or not self.rules.on("second-look"):
             return first
-        return drop_specks(pool_scales([first, *(self._look(frame_bgr, s) for s in self.scales[1:])]))
+        if self.rules.on("camera-scale") and at_camera_scale(first, frame_bgr.shape[:2], self.scales[0]):
+            if trace is not None:
+                trace.note("camera-scale", f"skipped the looks at {self.scales[1:]} (indices at a webcam's scale)")
+            return first
+        pooled = pool_scales([first, *(self._look(frame_bgr, s) for s in self.scales[1:])])
+        if trace is not None and pooled != first:
+            trace.note("second-look", f"{len(first)} boxes at scale {self.scales[0]} -> {len(pooled)} pooled")
+        if not self.rules.on("specks"):
+            return pooled
+        kept = drop_specks(pooled)
+        if trace is not None and len(kept) < len(pooled):
+            trace.note("specks", f"dropped {len(pooled) - len(kept)} of {len(pooled)} boxes")
+        return kept
 
-    def detect_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]:
-        return self.name_corners(frame_bgr, self.find_corners(frame_bgr))
+    def detect_corners(self, frame_bgr: np.ndarray, trace: RuleTrace | None = None) -> list[CornerDetection]:
+        return self.name_corners(frame_bgr, self.find_corners(frame_bgr, trace), trace)
 
-    def name_corners(self, frame_bgr: np.ndarray, corners: list[CornerDetection]) -> list[CornerDetection]:
-        """The finder's ``corners`` of this frame named (by the namer, when the finder does not)."""
+    def name_corners(self, frame_bgr: np.ndarray, corners: list[CornerDetection],
+                     trace: RuleTrace | None = None) -> list[CornerDetection]:
+        """The finder's ``corners`` of this frame named (by the namer, when the finder does not;
+        light ink also read inverted under rule ``inverted-ink``)."""
         if self.namer is not None:
-            return self.namer.name(frame_bgr, corners)
+            own = self.namer.inverted
+            try:
+                self.namer.inverted = own and self.rules.on("inverted-ink")
+                named = self.namer.name(frame_bgr, corners)
+                if trace is not None and self.namer.inverted:
+                    self.namer.inverted = False
+                    trace_renamed("inverted-ink", self.namer.name(frame_bgr, corners), named, trace)
+            finally:
+                self.namer.inverted = own
+            return named
         if any(c.card == UNNAMED for c in corners):
             raise ModelFileError(models_dir() / f"{NAMER_STEM}.onnx",
                                  f"{self.backend.model_path.name} finds corners without naming them and "
                                  "the corner namer model is missing", "train one with `cardref train-namer`")
         return corners
 
-    def merge_cards(self, corners: list[CornerDetection], frame_bgr: np.ndarray | None = None) -> list[CardDetection]:
+    def merge_cards(self, corners: list[CornerDetection], frame_bgr: np.ndarray | None = None,
+                    trace: RuleTrace | None = None) -> list[CardDetection]:
         """The named corners merged into cards.  With the frame they came from, each joker is
-        named big or small by its ink (``jokers_by_ink``) and each pip card seen by two indices
-        also has its suit read from its face (the suit reader, when loaded)."""
-        if self.jokers_by_ink and frame_bgr is not None:
-            corners = settle_jokers(frame_bgr, corners)
-        cards = merge_corners(corners, self.merge)
+        named big or small by its ink (``jokers_by_ink`` and rule ``joker-ink``) and each pip
+        card seen by two indices also has its suit read from its face (the suit reader, when
+        loaded).  The merge's rules that are off (:mod:`.rules`) are off in its settings."""
+        if self.jokers_by_ink and self.rules.on("joker-ink") and frame_bgr is not None:
+            settled = settle_jokers(frame_bgr, corners)
+            if trace is not None:
+                trace_renamed("joker-ink", corners, settled, trace)
+            corners = settled
+        settings = self.rules.merge_settings(self.merge)
+        if trace is not None:
+            trace_merge(corners, settings, self.rules, trace)
+        cards = merge_corners(corners, settings)
         if self.suits is not None and frame_bgr is not None:
             cards = self.suits.reconsider(frame_bgr, cards)
         return cards
@@ -178,8 +214,9 @@ class Detector:
                                 "the class-agnostic detector with the corner namer")
         self.namer.use_deck(deck)
 
-    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]:
-        return self.merge_cards(self.detect_corners(frame_bgr), frame_bgr)
+    def detect(self, frame_bgr: np.ndarray, trace: RuleTrace | None = None) -> list[CardDetection]:
+        """One card per physical card; ``trace`` (when given) records what each rule changed."""
+        return self.merge_cards(self.detect_corners(frame_bgr, trace), frame_bgr, trace)
 
 
 #: Scales for still photos (``cardref detect``): the frame as it is and shrunk to 0.4, where
@@ -266,7 +303,7 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
                   merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True,
                   scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True,
-                  int8: bool = True) -> Detector:
+                  int8: bool = True, rules: DetectorRules = DEFAULT_RULES) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -281,7 +318,7 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     ``suit_reader``: ``True`` adds the shipped suit reader behind the corner namer (a missing
     file raises :class:`ModelFileError`), a path that reader, ``False`` none.  ``int8=False``
     never runs the INT8 copies of the finder and the namer (:mod:`.int8`), even where they
-    are the fast ones.
+    are the fast ones.  ``rules``: which hand-written rules are on (:mod:`.rules`).
     """
     if not scales or any(not 0 < s <= 1 for s in scales):
         raise DetectorError(f"detector scales must lie in (0, 1], not {scales!r}")
@@ -303,7 +340,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
                 namer_ = _load_namer(namer, found, threads, conf, int8)
-                return Detector(found, merge, namer_, tuple(scales), _load_suit_reader(suit_reader, namer_, threads))
+                return Detector(found, merge, namer_, tuple(scales), _load_suit_reader(suit_reader, namer_, threads),
+                                rules=rules)
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
