@@ -24,6 +24,7 @@ from cardref.engine.cards import CardCodeError, parse_cards
 from cardref.engine.eventlog import read_lines
 from cardref.engine.events import CorrectEvent, DealEvent, PlayEvent
 from cardref.engine.judge import JudgeResult, LiveJudge, apply_corrections
+from cardref.vision.logfile import JsonlSink as _JsonlSink
 
 from .safejudge import judge as safe_judge
 
@@ -37,16 +38,9 @@ class LogSink(Protocol):
     def write_line(self, text: str) -> None: ...
 
 
-class JsonlSink:
-    """Appends each line to a JSON Lines file, flushing so a crash loses nothing."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-
-    def write_line(self, text: str) -> None:
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+#: Appends each line to a JSON Lines file through the one event-log writer (flushed and
+#: fsynced per line, a missing final newline written first), as ``cardref watch`` does.
+JsonlSink = _JsonlSink
 
 
 class TeeSink:
