@@ -76,7 +76,8 @@ register({
     "deck.too_many_of_rank": {"zh": "点数 {rank} 出现了 {seen} 张，但本局牌中只有 {limit} 张（误读或外来的牌）",
                               "en": "{seen} cards of rank {rank} seen but the decks hold only {limit} "
                                     "(a misread or a foreign card)"},
-    "correct.bad_ref": {"zh": "更正指向的第 {ref} 个事件不存在或不能更正", "en": "correction refers to event {ref}, "
+    "correct.bad_ref": {"zh": "更正指向的事件（ref={ref}，从 0 数）不存在或不能更正",
+                        "en": "correction refers to event ref={ref} (counted from 0), "
                         "which does not exist or cannot be corrected"},
     "hand.wrong_size": {"zh": "座位 {seat} 的手牌有 {got} 张，本局应为 {expected} 张",
                         "en": "seat {seat} holds {got} cards but this deal gives {expected}"},

@@ -1,4 +1,9 @@
-"""``cardref judge LOG.jsonl``: one verdict line per log line, then a summary line."""
+"""``cardref judge LOG.jsonl``: one verdict line per log line, then a summary line.
+
+``--format json`` (default, for tools) writes the spec's JSON lines, whose ``i`` counts log
+lines from 0.  ``--format table`` writes a summary for a person: the faulty lines (numbered
+from 1, as an editor shows them), the questions to confirm, and one line per deal.
+"""
 
 from __future__ import annotations
 
@@ -8,28 +13,70 @@ import sys
 
 HELP = "judge an event log (JSON Lines; '-' reads stdin) and print verdicts and a summary"
 
+_WORDS = {
+    "zh": {"line": "行", "fault": "违规", "observe": "观察", "confirm": "待确认", "proven": "由第 {n} 行证实",
+           "total": "共 {lines} 行：{faults} 处违规，{observe} 处观察问题，{confirm} 处待确认",
+           "deal": "第 {n} 局（第 {line} 行起）{game}"},
+    "en": {"line": "line", "fault": "FAULT", "observe": "SEEN?", "confirm": "CONFIRM?", "proven": "proven at line {n}",
+           "total": "{lines} lines: {faults} faults, {observe} observation flags, {confirm} to confirm",
+           "deal": "deal {n} (from line {line}) {game}"},
+}
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", help="event log file, or - for standard input")
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of messages (default zh)")
+    p.add_argument("--format", choices=("json", "table"), default="json",
+                   help="json: one JSON line per log line and a summary (default); table: a summary for a person")
     p.add_argument("--strict", action="store_true", help="exit 1 when any event is faulty")
 
 
+def _table(result, lines, lang: str) -> str:
+    w = _WORDS[lang]
+    lineno = {line.i: line.lineno for line in lines}       # the file's own line numbers, from 1
+    rows = []
+    counts = {"fault": 0, "observe": 0, "confirm": 0}
+    for v in result.verdicts:
+        if v.ok:
+            continue
+        kind = "confirm" if v.confirm else "observe" if v.observation else "fault"
+        counts[kind] += 1
+        out = v.to_json(lang)
+        note = ""
+        if v.fault.proven_at is not None:
+            note = " (" + w["proven"].format(n=lineno.get(v.fault.proven_at, v.fault.proven_at + 1)) + ")"
+        rows.append(f"{lineno.get(v.i, v.i + 1):>5}  {w[kind]:<8} {out['code']}: {out['message']}{note}")
+    deals = []
+    for n, run in enumerate(result.deals, 1):
+        summary = run.summary()
+        facts = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in summary.items()
+                          if k not in ("game", "i") and v is not None and not isinstance(v, dict | list))
+        deals.append(w["deal"].format(n=n, line=lineno.get(run.index, run.index + 1), game=run.deal.game) + (f": {facts}" if facts else ""))
+    total = w["total"].format(lines=len(result.verdicts), faults=counts["fault"], observe=counts["observe"],
+                              confirm=counts["confirm"])
+    return "\n".join([f"{w['line']:>5}", *rows, "", *deals, total]) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
-    from cardref.engine.judge import judge_text
+    from cardref.engine.eventlog import read_lines
+    from cardref.engine.judge import Judge
 
     if args.log == "-":
-        result = judge_text(sys.stdin)
+        lines = list(read_lines(sys.stdin))
     else:
         try:
             with open(args.log, encoding="utf-8", errors="replace") as fh:
-                result = judge_text(fh)
+                lines = list(read_lines(fh))
         except OSError as exc:
             print(f"cardref judge: cannot read {args.log}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+    result = Judge.judge(lines)
     out = sys.stdout
-    for verdict in result.verdicts:
-        out.write(json.dumps(verdict.to_json(args.lang), ensure_ascii=False) + "\n")
-    out.write(json.dumps(result.summary(), ensure_ascii=False) + "\n")
+    if getattr(args, "format", "json") == "table":
+        out.write(_table(result, lines, args.lang))
+    else:
+        for verdict in result.verdicts:
+            out.write(json.dumps(verdict.to_json(args.lang), ensure_ascii=False) + "\n")
+        out.write(json.dumps(result.summary(), ensure_ascii=False) + "\n")
     out.flush()
     return 1 if args.strict and result.faults() else 0

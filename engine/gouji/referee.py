@@ -128,6 +128,8 @@ class GoujiReferee(DealReferee):
         #: the deal as it would be had the last faulted play stood (see ``_stood``)
         self._alt: GoujiReferee | None = None
         self._doubt = False         # a stood play was tried and did not fit either
+        #: the deal just after a faulted play, that play and the events since (``_other_seat``)
+        self._pre: tuple | None = None
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
         """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads)."""
@@ -237,25 +239,55 @@ class GoujiReferee(DealReferee):
         return list(self._returned)
 
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        """Judge one event (docs/rules/observation.md, O1-O2 for the two readings kept after a
+        faulted play: the play stood, or it was another seat's)."""
         alt, self._alt = self._alt, None
-        if alt is not None:
-            if isinstance(event, PlayEvent):
-                faults = self._feed(i, event)
-                if faults and alt.cur is not None and alt.cur.seat != event.seat:
-                    # only another seat's answer shows the table followed the faulted play: the
-                    # same seat playing again fits both, and is judged as if it was taken back
-                    alt_faults = alt._feed(i, event)
-                    if not alt_faults:              # the table followed the play that stood
-                        self.__dict__.update(alt.__dict__)
-                        return alt_faults
-                    self._doubt = True      # neither fits: no new guess until a play fits again
-                return faults
-            alt_faults = alt._feed(i, event)
+        pre, self._pre = self._pre, None
+        if not isinstance(event, PlayEvent):
+            alt_faults = alt._feed(i, event) if alt is not None else None
             faults = self._feed(i, event)
-            if self._alt is None and not alt_faults:
+            if alt is not None and self._alt is None and not alt_faults:
                 self._alt = alt             # a pass or declare the stood play makes faulty drops it
+            if pre is not None and self._pre is None:
+                pre[4].append((i, event))
+                self._pre = pre
             return faults
-        return self._feed(i, event)
+        faults = self._feed(i, event)
+        if not faults:
+            return faults
+        if alt is not None and alt.cur is not None and alt.cur.seat != event.seat:
+            # only another seat's answer shows the table followed the faulted play: the same
+            # seat playing again fits both, and is judged as if it was taken back
+            if not alt._feed(i, event):            # the table followed the play that stood
+                self.__dict__.update(alt.__dict__)
+                return []
+            self._doubt = True          # neither fits: no new guess until a play fits again
+        if pre is not None and self._other_seat(pre, i, event):
+            return []
+        if pre is None and self._pre is None:
+            keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
+            snap = copy.deepcopy(self, keep)
+            snap._alt = snap._pre = None
+            self._pre = (snap, i, event.seat, event.cards, [])
+        return faults
+
+    def _other_seat(self, pre: tuple, i: int, event: PlayEvent) -> bool:
+        """O2: the faulted play at ``j`` was this seat's (its seat misread or mistyped): replay it
+        as this seat's, then the events between, then this play; adopt that reading if all fit.
+        The faulted play's own verdict stays."""
+        trial, j, seat, cards, between = pre
+        if event.seat == seat:
+            return False
+        if trial._feed(j, PlayEvent(seat=event.seat, cards=cards)):
+            return False
+        for k, ev in between:
+            if trial._feed(k, ev):
+                return False
+        if trial._feed(i, event):
+            return False
+        trial._alt = trial._pre = None
+        self.__dict__.update(trial.__dict__)
+        return True
 
     def _feed(self, i: int, event: AnyEvent) -> list[Fault]:
         faults = self._feed_one(i, event)

@@ -57,3 +57,23 @@ def test_simulated_example_deals_flag_their_injected_faults() -> None:
         out = [json.loads(line) for line in proc.stdout.splitlines()]
         flagged = {v["i"] for v in out[:-1] if not v["ok"]}
         assert injected <= flagged, (name, flagged)
+
+
+def test_simulated_example_deals_flag_only_their_injected_faults() -> None:
+    """Issue 34: one slip, one flag: the example deals flag their injected plays and nothing else."""
+    for name, injected in [("gouji-yucheng-deal", {25, 27}), ("guafeng-zibo-deal", {8, 10}),
+                           ("chaodipi-mingchao-deal", {8, 16})]:
+        proc = _run("judge", str(EXAMPLES / f"{name}.jsonl"))
+        out = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert {v["i"] for v in out[:-1] if not v["ok"]} == injected, name
+
+
+def test_table_format_is_for_people() -> None:
+    """Issue 31 item 9: --format table, 1-based line numbers throughout."""
+    proc = _run("judge", "--format", "table", "--lang", "en", str(EXAMPLES / "gouji-yucheng-deal.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    faults = [ln for ln in lines if "gouji." in ln or "play." in ln]
+    assert [ln.split()[0] for ln in faults] == ["26", "28"]
+    assert any("2 faults" in ln for ln in lines)
+    assert not proc.stdout.lstrip().startswith("{")
