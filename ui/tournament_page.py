@@ -62,6 +62,11 @@ def shown_rows(rows: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
                 v = "—"
             item[tr(COLUMNS[k], lang) if k in COLUMNS else k] = v
         out.append(item)
+    for col in {c for item in out for c in item}:  # one type per column ("—" beside numbers: all text)
+        kinds = {type(item.get(col)) for item in out}
+        if len(kinds) > 1 and str in kinds:
+            for item in out:
+                item[col] = str(item.get(col, "—"))
     return out
 
 

@@ -318,6 +318,22 @@ def _state_trick(state: dict[str, Any], ok_by_i: dict[int, bool] | None = None) 
     return out
 
 
+def _mark_by_play(trick: list[tuple[int, list[str], bool]],
+                  plays: list[tuple[int, int, list[str], bool]]) -> list[tuple[int, list[str], bool]]:
+    """A trick whose entries carry no line number: each entry is the latest play of that
+    seat with those cards (walking back from the end), and takes that play's verdict."""
+    used: set[int] = set()
+    out = []
+    for seat, cards, ok in reversed(trick):
+        hit = next((k for k in range(len(plays) - 1, -1, -1) if k not in used and plays[k][1] == seat
+                    and sorted(plays[k][2]) == sorted(cards)), None)
+        if hit is not None:
+            used.add(hit)
+            ok = ok and plays[hit][3]
+        out.append((seat, cards, ok))
+    return list(reversed(out))
+
+
 def _fallback_trick(plays: list[tuple[int, int, list[str], bool]], passes: list[tuple[int, int]],
                     seats: int, family: str) -> list[tuple[int, list[str], bool]]:
     """Without the engine's word: 升级 tricks are ``seats`` plays each; a 够级 round ends when
@@ -376,6 +392,8 @@ def deal_view(lines: list[str], result: JudgeResult, lang: str = "zh", deal_no: 
         played = list(given)  # the engine's count: refused plays never left the hand
     ok_by_i = {i: ok for i, _, _, ok in plays}
     trick = _state_trick(state, ok_by_i)
+    if trick:
+        trick = _mark_by_play(trick, plays)
     if trick == [] and isinstance(state.get("tricks"), list) and state["tricks"]:
         last = state["tricks"][-1]  # between tricks: keep showing the one just won
         trick = _state_trick({"trick": last.get("plays")}, ok_by_i) if isinstance(last, dict) else None

@@ -1,0 +1,181 @@
+"""#31: the referee's screen as a referee uses it (one test per fix)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from cardref.engine.eventlog import read_lines
+from cardref.ui import views
+from cardref.ui.config import DEMO_GOUJI, DEMO_LOG, UiConfig
+from cardref.ui.i18n import seat_title
+from cardref.ui.safejudge import judge
+
+DEMO = [x for x in DEMO_LOG.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def _view(lines: list[str]):  # type: ignore[no-untyped-def]
+    result = judge(read_lines(lines))
+    return result, views.deal_view(lines, result)
+
+
+# -- 1. who plays next, and one name per seat ------------------------------------------------
+
+def test_whose_turn_is_said_in_words_on_the_replay(app, ui) -> None:
+    at = app(mode="demo")
+    for _ in range(8):
+        at.button(key="rp_next").click().run()
+    _, dv = _view(DEMO[: int(at.session_state["cursor"])])
+    assert dv.to_play is not None
+    text = ui.texts(at)
+    assert f"轮到 {dv.names[dv.to_play]}" in text and 'class="cardref-turn"' in text
+    assert "黄框 = 轮到出牌" in text and "名字下的数字 = 本局已出的牌数" in text  # the legend
+    at.toggle(key="lang_en").set_value(True).run()
+    en = views.seat_names(next(read_lines(DEMO[:1])).event, "en")[dv.to_play]
+    assert f"{en} to play" in ui.texts(at) and en.startswith(seat_title(dv.to_play, 4, "en"))
+
+
+def test_a_message_names_the_seat_as_the_screen_does(ui, tmp_path) -> None:
+    events, k, _ = ui.misread(ui.simulated_lines())
+    events = [{key: v for key, v in e.items() if key != "names"} for e in events]
+    lines = [json.dumps(e) for e in events]
+    result = judge(read_lines(lines))
+    row = next(r for r in views.rows(lines, result) if r.i == k)
+    seat = events[k]["seat"]
+    assert not row.ok and "座位" not in row.message and row.message.startswith(seat_title(seat, 4))
+    assert views.seat_names(read_lines(lines[:1]).__next__().event) == ["东", "南", "西", "北"]
+    six = {"type": "deal", "game": "gouji-yucheng", "seats": 6, "names": ["", "张三"]}
+    assert views.seat_names(next(read_lines([json.dumps(six)])).event) == [
+        "1号位", "2号位·张三", "3号位", "4号位", "5号位", "6号位"]
+
+
+# -- 2. the faulted play framed in 刮风 ---------------------------------------------------------
+
+def test_the_revoke_of_the_guafeng_demo_is_framed_in_the_trick() -> None:
+    result, dv = _view(DEMO[:7])  # demo event 6 is a revoke (shengji.must_follow_suit)
+    assert not result.verdicts[6].ok
+    seat6 = json.loads(DEMO[6])["seat"]
+    assert [(s, ok) for s, _, ok in dv.trick if s == seat6] == [(seat6, False)]
+    assert next(sv for sv in dv.seat_views if sv.seat == seat6).last_ok is False
+    assert all(ok for s, _, ok in dv.trick if s != seat6)
+
+
+# -- 3. the setup page -------------------------------------------------------------------------
+
+def test_setup_preselects_the_watched_game_and_names_the_seats(app) -> None:
+    at = app(mode="demo")  # the 刮风 demo
+    at.switch_page("screens/setup_page.py").run()
+    assert at.selectbox(key="su_game").value == "guafeng-zibo"
+    assert at.selectbox(key="su_dealer").options == ["东", "南", "西", "北"]
+    assert at.selectbox(key="su_p_seat").options == ["东", "南", "西", "北"]
+    label = at.text_input(key="su_p_cards").label
+    assert "正确的牌" not in label and "出的牌" in label
+    at = app(mode="log", log=str(DEMO_GOUJI))
+    at.switch_page("screens/setup_page.py").run()
+    assert at.selectbox(key="su_game").value == "gouji-yucheng"
+    assert at.selectbox(key="su_d_seat").options[0].startswith("1号位")
+
+
+def test_setup_takes_the_next_dealer_from_the_previous_deal(app) -> None:
+    at = app(mode="demo")
+    at.button(key="rp_last").click().run()
+    _, dv = _view(DEMO)
+    dealer = dv.summary["level_change"]["next_dealer"]
+    at.switch_page("screens/setup_page.py").run()
+    assert at.selectbox(key="su_dealer").value == dealer
+    assert any("上一局" in c.value for c in at.caption)
+
+
+# -- 4. a live 升级 table without options gets no made-up deal ----------------------------------
+
+def test_a_shengji_table_without_options_starts_no_deal_of_guesses() -> None:
+    from cardref.ui.state import header_events, missing_options
+
+    assert header_events(UiConfig(mode="camera", camera=0, game="guafeng-zibo")) == []
+    assert missing_options("guafeng-zibo", {}) == ["level", "dealer"]
+    given = header_events(UiConfig(mode="camera", camera=0, game="guafeng-zibo",
+                                   deal={"level": "5", "trump": "S", "dealer": 1}))
+    assert given[0]["level"] == "5" and given[0]["dealer"] == 1
+    assert header_events(UiConfig(mode="camera", camera=0, game="gouji-yucheng"))[0]["game"] == "gouji-yucheng"
+
+
+# -- 5. sentences for referees, codes for developers -------------------------------------------
+
+def test_a_fault_shows_its_sentence_and_keeps_the_code_as_a_tooltip() -> None:
+    from cardref.ui.components import events_frame, fault_line
+
+    result = judge(read_lines(DEMO[:7]))
+    row = next(r for r in views.rows(DEMO[:7], result) if r.i == 6)
+    html = fault_line(row, ["东", "南", "西", "北"], "zh")
+    assert 'title="shengji.must_follow_suit"' in html
+    visible = html.split('title="shengji.must_follow_suit"', 1)[1]
+    assert "shengji.must_follow_suit" not in visible and row.message in visible
+    df = events_frame([row], ["东", "南", "西", "北"], "zh")
+    assert "shengji." not in df["判定"][0] and df["规则代码"][0] == "shengji.must_follow_suit"
+
+
+def test_gouji_tribute_table_headers_are_chinese(app) -> None:
+    at = app(mode="log", log=str(DEMO_GOUJI))
+    at.button(key="rp_last").click().run()
+    table = next(df for df in at.dataframe if "进贡方" in list(df.value.columns))
+    assert list(table.value.columns) == ["进贡方", "收贡方", "张数", "贡的种类"]
+
+
+def test_a_camera_that_cannot_open_is_said_in_chinese() -> None:
+    from cardref.ui.page_live import source_problem
+
+    assert source_problem("cannot open camera 0", "zh") == "打不开摄像头 0（没有接上，或被别的程序占用）"
+    assert source_problem("something else", "zh") == "something else"
+
+
+# -- 7. card pictures and 够级 counts -----------------------------------------------------------
+
+def test_card_pictures_never_import_the_training_package() -> None:
+    code = ("import sys; import cardref.ui.cards_img as c; c.cards_row(['BJ', 'SJ', '10H']); "
+            "print(any(m.startswith('cardref.datasets') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_big_and_small_jokers_differ_beyond_colour() -> None:
+    from cardref.ui.cards_img import card_image, drawn_card
+
+    big, small = (card_image(c).convert("L") for c in ("BJ", "SJ"))
+    assert card_image("BJ").tobytes() == drawn_card("BJ").tobytes()  # the dashboard's own face, always
+    diff = sum(1 for a, b in zip(big.point(lambda v: 255 if v > 200 else 0).getdata(),
+                                 small.point(lambda v: 255 if v > 200 else 0).getdata(), strict=True) if a != b)
+    assert diff > 20  # the 大 / 小 mark changes the shape, not only the ink's colour
+
+
+def test_gouji_counts_only_the_plays_the_judge_accepted() -> None:
+    lines = [x for x in DEMO_GOUJI.read_text(encoding="utf-8").splitlines() if x.strip()]
+    result, dv = _view(lines)
+    refused = [v for v in result.verdicts if not v.ok and v.fault.code == "play.not_in_hand"]
+    assert refused  # the demo has a play the judge refused
+    assert dv.state.get("played") and [sv.played for sv in dv.seat_views] == dv.state["played"]
+    board = views.gouji_board(dv)
+    assert all(n <= 33 for n in board["played"].values())
+
+
+# -- 8. steps during autoplay, the sidebar, no places in 刮风 -----------------------------------
+
+def test_end_during_autoplay_is_not_lost(app) -> None:
+    at = app(mode="demo", autoplay=True)
+    assert at.session_state["playing"] is True
+    at.button(key="rp_last").click().run()
+    assert int(at.session_state["cursor"]) == len(DEMO) and at.session_state["playing"] is False
+    at.button(key="rp_first").click().run()
+    assert int(at.session_state["cursor"]) == 0
+
+
+def test_the_sidebar_names_the_log_just_opened(app) -> None:
+    at = app(mode="demo")
+    at.button(key="replay_demo_gouji_btn").click().run()
+    assert any("gouji.jsonl" in c.value for c in at.sidebar.caption)
+
+
+def test_guafeng_badges_show_no_finishing_places() -> None:
+    _, dv = _view(DEMO)
+    assert all(sv.out_place is None for sv in dv.seat_views)
