@@ -8,8 +8,9 @@ Runtime on the same file) and ``torch`` (the ultralytics ``.pt`` in PyTorch).  T
 model files live in the ``cardref.models`` package: ``cards-yolo11n.pt``,
 ``cards-yolo11n.onnx`` (its weights stored as float16, :mod:`.onnx_weights`) and
 ``cards-yolo11n-int8.onnx`` (OpenVINO takes the float export on CPUs with bf16 units, the
-INT8 copy elsewhere, :mod:`.int8`; an ``cards-yolo11n_openvino_model/`` IR folder is used
-first when present).  The corner namer has an INT8 copy too, chosen the same way.
+INT8 copy elsewhere once the load-time check (:mod:`.int8_check`) found it reading as the
+float export does, and faster, on this machine; an ``cards-yolo11n_openvino_model/`` IR
+folder is used first when present).  The corner namer has an INT8 copy too, chosen the same way.
 
 The shipped detector is class-agnostic: it finds corner indices and the corner namer
 (:mod:`.namer`, ``models/corner-namer.onnx``) names each one; the suit reader
@@ -40,7 +41,7 @@ from .backends import (
 from .body import BODY_STEM, SuitReader
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
-from .int8 import int8_sibling, is_fresh, is_int8_copy, prefer_int8
+from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
@@ -73,8 +74,10 @@ def default_model_paths(stem: str = MODEL_STEM, folder: Path | None = None) -> d
 
 
 def _openvino_order(float_model: Path, int8_model: Path) -> list[Path]:
-    """Which export OpenVINO should run: the INT8 copy where it is the fast one and was made
-    from this float export (:mod:`.int8`), else the float export.
+    """Which exports OpenVINO may run, preferred first: the INT8 copy where it may be the
+    fast one and was made from this float export (:mod:`.int8`), then the float export.
+    :func:`load_detector` runs the copy only once it passes the load-time check
+    (:mod:`.int8_check`).
 
     With bf16 units (e.g. AVX512-BF16) OpenVINO runs the float export in bf16 as fast as
     the INT8 one (28 vs 29 ms a 1280x720 frame on the machine of 2026-11-30) at float
@@ -337,6 +340,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
         if not int8:
             paths = [p for p in paths if not is_int8_copy(p)]
         for path in paths:
+            if path.exists() and is_int8_copy(path) and not _int8_passes(path, paths, namer):
+                continue  # the check found it reading otherwise (or slower) here: the float file next
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
                 namer_ = _load_namer(namer, found, threads, conf, int8)
@@ -355,6 +360,17 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     if model_path is None:
         hints.append("train one with `cardref train`, export it with `cardref export-detector`")
     raise ModelFileError(missing, f"no model file for the {backend} detector backend", "; ".join(hints))
+
+
+def _int8_passes(int8_path: Path, paths: list[Path], namer: str | Path | bool) -> bool:
+    """Whether the INT8 finder ``int8_path`` passes the load-time check against the float
+    file after it in ``paths`` (:func:`.int8.passes_check`); its corners are named by the
+    namer the detector gets.  With no float file to compare with, it does not run."""
+    float_path = next((p for p in paths[paths.index(int8_path) + 1:] if p.exists() and not is_int8_copy(p)), None)
+    if float_path is None:
+        return False
+    namer_path = models_dir() / f"{NAMER_STEM}.onnx" if namer is True else (Path(namer) if namer else None)
+    return passes_check("finder", float_path, int8_path, namer_path)
 
 
 def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,

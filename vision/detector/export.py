@@ -241,3 +241,34 @@ def _head_decoding_nodes(graph) -> list[str]:  # noqa: ANN001 - onnx.GraphProto
     """
     prefix = _head_prefix(graph)
     return [n.name for n in graph.node if n.name.startswith(prefix) and n.op_type != "Conv"]
+
+
+def write_check_frames(folder: str | Path, scenes: int = 2, quality: int = 90) -> Path:
+    """Write the INT8 check frames (:mod:`.int8_check`) to ``folder``: a simulated deck layout
+    (54 cards in suit rows) and ``scenes`` rendered table scenes at 1280x720, as JPEG, with
+    the boxes of their corner indices in ``frames.json``.  Build-time only: it renders with the
+    simulator and the data generator, which the runtime never imports."""
+    import json
+
+    import cv2
+
+    from cardref.datasets.faces import list_designs
+    from cardref.datasets.scenes import SceneConfig, render_scene
+    from cardref.vision.simulate.layout import render_layout
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    frame, truth, design = render_layout(6, 77, design="aisleriot-ornamental")
+    entries.append(("layout.jpg", frame, [c.box for d in truth for c in d.corners], f"deck layout, {design}"))
+    designs, cfg = list_designs(), SceneConfig(width=1280, height=720)
+    for k in range(scenes):
+        scene = render_scene(900 + k, designs, cfg)
+        entries.append((f"scene-{k}.jpg", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR),
+                        [lab.box for lab in scene.labels], f"rendered table scene, seed {900 + k}"))
+    listing = []
+    for name, image, boxes, what in entries:
+        cv2.imwrite(str(folder / name), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        listing.append({"file": name, "what": what, "boxes": [[round(float(v), 1) for v in b] for b in boxes]})
+    (folder / "frames.json").write_text(json.dumps({"frames": listing}, indent=1) + "\n", encoding="utf-8")
+    return folder

@@ -1,16 +1,20 @@
 """INT8 copies of the float exports (the corner finder, the corner namer): making them, and
 when to run them instead of the float files.
 
-On a CPU without bf16 units OpenVINO runs a float model in float32, and the INT8 copy is the
-fast one (the finder 1.4 times, the namer 2.6 times faster on the 2-core machine of
-2026-12-01); with bf16 units OpenVINO runs the float file in bf16 about as fast as the INT8
+On a CPU without bf16 units OpenVINO runs a float model in float32, and the INT8 copy can be
+the fast one; with bf16 units OpenVINO runs the float file in bf16 about as fast as the INT8
 copy, at float accuracy, so the float file is kept there.  A copy is ``<stem>-int8.onnx``
 beside its float file, quantised statically by ONNX Runtime's quantiser (QDQ: weights int8
-per channel, activations uint8 per tensor, calibrated on rendered table frames) and stamped
-with the digest of the float file it was made from: a copy left over from an earlier model
-(the namer retrained, the finder exported again) is never run.
-"""
+per channel with 7-bit range (``reduce_range``), activations uint8 per tensor, calibrated on
+rendered table frames) and stamped with the digest of the float file it was made from: a copy
+left over from an earlier model (the namer retrained, the finder exported again) is never run.
 
+The 7-bit weights keep OpenVINO's and ONNX Runtime's u8 x s8 kernels on CPUs without VNNI
+(AVX2 only) from saturating their 16-bit intermediate sums: with full 8-bit weights the
+namer's INT8 copy named a third of the corners as its float file did on such a CPU.  Even so a
+copy runs only after the load-time check (:mod:`.int8_check`) found it reading as its float
+file does, and faster, on this machine.
+"""
 from __future__ import annotations
 
 import functools
@@ -78,15 +82,29 @@ def is_fresh(int8_path: str | Path, float_path: str | Path) -> bool:
 
 
 def prefer_int8() -> bool:
-    """Whether INT8 copies should run here: OpenVINO installed, and no bf16 units."""
-    return importlib.util.find_spec("openvino") is not None and not cpu_has_bf16()
+    """Whether INT8 copies may run here: OpenVINO installed, no bf16 units, and not switched
+    off (``CARDREF_INT8=off``).  Each copy still has to pass :func:`passes_check`."""
+    from .int8_check import int8_switched_off
+
+    return not int8_switched_off() and importlib.util.find_spec("openvino") is not None and not cpu_has_bf16()
+
+
+def passes_check(kind: str, float_path: str | Path, int8_path: str | Path, namer_path: Path | None = None) -> bool:
+    """Whether the load-time check (:mod:`.int8_check`, cached per machine) lets the INT8 copy
+    ``int8_path`` of ``float_path`` run here (``kind``: ``"finder"`` or ``"namer"``; a finder's
+    corners are named by the float namer ``namer_path``).  A rejection is one log line."""
+    from .int8_check import verdict
+
+    return verdict(kind, float_path, int8_path, namer_path).use_int8
 
 
 def runtime_file(float_path: str | Path) -> Path:
-    """The file to run for the float model ``float_path``: its fresh INT8 copy where
-    :func:`prefer_int8`, else the float file itself."""
+    """The file to run for the corner namer ``float_path``: its fresh INT8 copy where
+    :func:`prefer_int8` and the copy passes the load-time check, else the float file itself."""
     int8 = int8_sibling(float_path)
-    return int8 if prefer_int8() and is_fresh(int8, float_path) else Path(float_path)
+    if prefer_int8() and is_fresh(int8, float_path) and passes_check("namer", float_path, int8):
+        return int8
+    return Path(float_path)
 
 
 def stamp(int8_path: str | Path, float_path: str | Path) -> None:
@@ -108,10 +126,11 @@ def _free_input_shape(model) -> bool:  # noqa: ANN001 - onnx.ModelProto
 
 
 def quantize(float_path: str | Path, out: str | Path, batches: Iterable[np.ndarray],
-             exclude: Sequence[str] = ()) -> Path:
+             exclude: Sequence[str] = (), reduce_range: bool = True) -> Path:
     """Write the INT8 copy of the ONNX model ``float_path`` to ``out``, calibrated on
     ``batches`` (inputs of the model's first input), the nodes named in ``exclude`` kept
-    float, and stamp it (:func:`stamp`).  Weights stored as float16 are read back first."""
+    float, and stamp it (:func:`stamp`).  Weights stored as float16 are read back first.
+    ``reduce_range`` quantises the weights to 7 bits (see the module's docstring)."""
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -139,6 +158,6 @@ def quantize(float_path: str | Path, out: str | Path, batches: Iterable[np.ndarr
         out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(str(pre), str(out), _Reader(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
-                        nodes_to_exclude=list(exclude))
+                        nodes_to_exclude=list(exclude), reduce_range=reduce_range)
     stamp(out, float_path)
     return out

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from cardref.vision.detector import _openvino_order, int8, load_detector, models_dir
 from cardref.vision.detector.export import _float_nodes
 from cardref.vision.detector.namer import NAMER_STEM, CornerNamer, crop_corner, patches_blob
@@ -88,6 +89,7 @@ def test_a_quantised_namer_is_stamped_reads_alike_and_runs_only_while_fresh(
     assert (a.argmax(axis=1) == b.argmax(axis=1)).mean() >= 0.75
 
     monkeypatch.setattr(int8, "prefer_int8", lambda: True)
+    monkeypatch.setattr(int8, "passes_check", lambda *a, **k: True)  # the check itself: test_int8_check.py
     namer = CornerNamer(namer_copy)
     assert namer.runtime_path == copy
     assert namer.sha1 == CornerNamer(namer_copy, int8=False).sha1  # a deck profile fits either file
@@ -152,6 +154,9 @@ def test_shipped_int8_copies_are_fresh_and_the_detector_can_be_told_to_run_float
     pytest.importorskip("openvino")
     monkeypatch.setattr(int8, "prefer_int8", lambda: True)
     monkeypatch.setattr("cardref.vision.detector.prefer_int8", lambda: True)
+    # both copies pass the load-time check (what it decides on this CPU: test_int8_check.py)
+    monkeypatch.setattr(int8, "passes_check", lambda *a, **k: True)
+    monkeypatch.setattr("cardref.vision.detector.passes_check", lambda *a, **k: True)
     fast = load_detector("openvino", suit_reader=False)
     assert fast.model_path == finder_copy and fast.namer.runtime_path == namer_copy
     plain = load_detector("openvino", suit_reader=False, int8=False)
@@ -163,6 +168,7 @@ def test_the_shipped_finder_and_its_int8_copy_leave_height_and_width_free(tmp_pa
     vision/detector/regions.py), both run at 736x1280 by default; ONNX Runtime's symbolic
     shape inference gives up on such a finder, so the quantiser skips it for them only."""
     import onnx
+
     from cardref.vision.detector.backends import OnnxBackend
 
     for path in (SHIPPED_FINDER, int8.int8_sibling(SHIPPED_FINDER)):
