@@ -45,11 +45,10 @@ class IndexedDetector(Protocol):
 
 @runtime_checkable
 class SplitDetector(Protocol):
-    """A model detector whose corner finder and corner namer run apart."""
+    """A model detector whose corner finder and corner namer run apart (what the stream
+    detector calls on the detector it wraps)."""
 
     backend: Any
-
-    def detect(self, frame_bgr: np.ndarray) -> list[CardDetection]: ...
 
     def find_corners(self, frame_bgr: np.ndarray) -> list[CornerDetection]: ...
 
