@@ -74,3 +74,18 @@ def detector():
 def test_shipped_detector_counts_each_four_index_card_once(detector, what, cards, want) -> None:
     found = detector.detect(render(cards))
     assert sorted(c.card for c in found) == want, what
+
+
+def test_without_the_side_rule_the_fan_counts_covered_cards_twice(detector) -> None:
+    """What the four-index-sides rule does on these pixels: the fan's covered cards each show
+    their two left indices, which count as two cards without it."""
+    from dataclasses import replace
+
+    from cardref.vision.detector.rules import DetectorRules
+
+    _, cards, want = SCENES[1]
+    frame = render(cards)
+    corners = detector.detect_corners(frame)
+    off = replace(detector, rules=DetectorRules.without(["four-index-sides"]))
+    assert sorted(c.card for c in detector.merge_cards(corners, frame)) == want
+    assert len(off.merge_cards(corners, frame)) > len(want)
