@@ -33,6 +33,7 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
     """``origin[j]`` is the index in the true log of watched event ``j`` (``None``: no such
     event, e.g. a phantom); ``injected`` are true-log indices of illegal plays."""
     score = VerdictScore(injected=len(injected))
+    bad = set(injected)
     flagged_true: set[int] = set()
     for j, v in enumerate(watched):
         if v.ok:
@@ -41,6 +42,8 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
         k = origin[j] if j < len(origin) else None
         if k is not None:
             flagged_true.add(k)
+        if k in bad:
+            continue                    # an injected fault: counted as caught below
         if v.confirm:
             score.confirmations += 1
         elif v.observation:

@@ -6,9 +6,11 @@ For each game, ``--deals`` simulated legal deals are logged as a camera logs the
 * ``faults``: flags on the legal camera log (target 0);
 * ``drop``: one play left out anywhere: flags per deal (median, max; target <= 1);
 * ``misread``: one card of one play read as another: flags per deal (median, max);
-* ``caught``: one illegal play injected (the simulators' mutations): share flagged at its play or
-  proven later, from the pass-less log and from the full log (target >= 99 %), and false
-  accusations (rule faults on legal plays) per deal.
+* ``caught``: one illegal play injected: share flagged at its play or proven later (target
+  >= 99 %), and false accusations (rule faults on legal plays) per deal.  In the full log the
+  simulators' mutations; in the pass-less log a play made illegal as the camera shows it (a
+  mutation that passes made illegal may be legal once they are gone); ``accused`` is the share
+  of those flagged as a rule fault (not an observation flag).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import statistics
 from cardref.engine import registry
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
 from cardref.engine.eventlog import dump_event, read_lines
+from cardref.engine.events import PlayEvent
 from cardref.engine.judge import Judge
 from cardref.engine.verdict_compare import VerdictScore, compare
 
@@ -32,12 +35,33 @@ def _judge(events):
     return Judge.judge(list(read_lines(dump_event(e) for e in events)))
 
 
+def inject_on_camera_log(cam: list, rng: random.Random, tries: int = 40) -> tuple[list, int | None]:
+    """One play of the camera log made illegal as the camera shows it: played by another seat,
+    or with a card left out, such that the judge of the log up to it faults it."""
+    plays = play_indices(cam)
+    for _ in range(tries):
+        k = rng.choice(plays)
+        ev = cam[k]
+        options = [PlayEvent(seat=s, cards=ev.cards) for s in range(cam[0].seats) if s != ev.seat]
+        if len(ev.cards) > 1:
+            options.append(PlayEvent(seat=ev.seat, cards=ev.cards[1:]))
+        rng.shuffle(options)
+        for bad in options[:3]:
+            seats = cam[0].seats
+            if bad.seat >= seats:
+                continue
+            if not _judge([*cam[:k], bad]).verdicts[k].ok:
+                return [*cam[:k], bad, *cam[k + 1:]], k
+    return cam, None
+
+
 def measure(game: str, deals: int, seed: int) -> dict:
     rules = registry.get(game)
     sim = importlib.import_module(FAMILIES[rules.family])
     drop, mis = [], []
     base = 0
     caught = {"camera": VerdictScore(), "full": VerdictScore()}
+    accused = 0
     for n in range(deals):
         rng = random.Random(seed * 100_003 + n)
         events = sim.simulate_deal(game, rng)
@@ -50,15 +74,16 @@ def measure(game: str, deals: int, seed: int) -> dict:
         truth = _judge(events).verdicts
         full = _judge(bad_events).verdicts
         caught["full"].add(compare(full, truth, list(range(len(full))), bad))
-        cam_bad, kept = camera_log(bad_events)
-        cam_v = _judge(cam_bad).verdicts
-        cam_truth = _judge(cam).verdicts
-        origin = list(range(len(cam_v)))
-        at = {k: j for j, k in enumerate(kept)}
-        caught["camera"].add(compare(cam_v, cam_truth, origin, [at[k] for k in bad if k in at]))
+        cam_bad, k = inject_on_camera_log(cam, rng)
+        if k is not None:
+            cam_v = _judge(cam_bad).verdicts
+            caught["camera"].add(compare(cam_v, _judge(cam).verdicts, list(range(len(cam_v))), [k]))
+            accused += cam_v[k].accusation
     out = {"game": game, "deals": deals, "faults": base,
            "drop_median": statistics.median(drop), "drop_max": max(drop),
            "misread_median": statistics.median(mis), "misread_max": max(mis)}
+    cam = caught["camera"]
+    out["accused_camera"] = round(100 * accused / cam.injected, 2) if cam.injected else None
     for name, sc in caught.items():
         out[f"caught_{name}"] = round(100 * sc.caught / sc.injected, 2) if sc.injected else None
         out[f"false_accusations_{name}"] = round(sc.false_accusations / deals, 3)
@@ -83,5 +108,5 @@ def main(argv: list[str]) -> int:
               f"{game:18s} {row['deals']:4d} deals  faults={row['faults']}  drop med/max={row['drop_median']}/"
               f"{row['drop_max']}  misread med/max={row['misread_median']}/{row['misread_max']}  caught camera/full="
               f"{row['caught_camera']}%/{row['caught_full']}%  false acc./deal camera/full="
-              f"{row['false_accusations_camera']}/{row['false_accusations_full']}")
+              f"{row['false_accusations_camera']}/{row['false_accusations_full']}  accused camera={row['accused_camera']}%")
     return 0

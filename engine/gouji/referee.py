@@ -298,9 +298,9 @@ class GoujiReferee(DealReferee):
     def _feed_one(self, i: int, event: AnyEvent) -> list[Fault]:
         self._returned = ()
         if isinstance(event, PlayEvent):
-            before = self.played[event.seat]
+            before = sum(self.played)
             faults = self._play(i, event.seat, event.cards)
-            if self.played[event.seat] == before:
+            if sum(self.played) == before:
                 self._returned = event.cards            # rejected: the cards go back to the hand
             if self.pending_observe:
                 faults = [*self.pending_observe, *faults]
@@ -489,6 +489,9 @@ class GoujiReferee(DealReferee):
                                                                "cards": list(cards), "as": fixed[0]})]
         fault = self._precheck(seat, cards, shape)
         if fault is not None:
+            holder = self._holder(seat, cards) if fault.code == "play.not_in_hand" else None
+            if holder is not None:      # O2: the cards are one other seat's, which may play them now
+                self._play(i, holder, cards)
             return [*faults, fault]
         count = self.counts[seat]
         if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n:
@@ -521,6 +524,14 @@ class GoujiReferee(DealReferee):
         else:
             faults += self._answer(i, seat, shape, cards, final, burning)
         return faults + start
+
+    def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
+        """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
+        holders = [s for s, hand in enumerate(self.hands)
+                   if s != seat and hand is not None and s in self.active and not hand.missing(cards)]
+        if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
+            return None
+        return holders[0]
 
     def _one_misread(self, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...]] | None:
         """A play of three or more cards that is one play but for one card of another rank (not

@@ -121,6 +121,8 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.gap_flagged = False
         #: the trick in progress began with a flagged unexpected lead
         self.trick_flagged = False
+        #: cards per seat taken as played in plays the camera missed (``_close_incomplete``)
+        self.assumed = [0, 0, 0, 0]
 
     # -- options -------------------------------------------------------------------------
     def _option_dealer(self, value: Any) -> int:
@@ -234,6 +236,10 @@ class ShengjiReferee(MatchRules, DealReferee):
     def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
         seat, cards = ev.seat, ev.cards
         faults: list[Fault] = []
+        if self.left[seat] < len(cards) and self.assumed[seat] and not self.trick_has(seat):
+            back = min(self.assumed[seat], len(cards) - self.left[seat])
+            self.assumed[seat] -= back          # a play assumed missed was not: the seat still held it
+            self.left[seat] += back
         if self.complete:
             return [Fault("shengji.play_after_end", {"seat": seat})]
         if not self.started:
@@ -296,6 +302,8 @@ class ShengjiReferee(MatchRules, DealReferee):
                     self.trick_flagged = True     # this trick's gap is said: not again at its close
                 self._move_last_trick(seat)
                 self.leader = seat
+            if self.gap_flagged:
+                self.trick_flagged = True      # the trick after a gap: its own gaps are the same slip
             self.gap_flagged = False
             return out
         expected = self.to_play()
@@ -315,6 +323,9 @@ class ShengjiReferee(MatchRules, DealReferee):
             self.skipped = (i, tuple(before))
         return out
 
+    def trick_has(self, seat: int) -> bool:
+        return any(p.seat == seat for p in self.trick)
+
     def seat_at(self, i: int) -> int:
         return next(p.seat for p in self.trick if p.i == i)
 
@@ -327,7 +338,9 @@ class ShengjiReferee(MatchRules, DealReferee):
         flagged, self.trick_flagged = self.trick_flagged, False
         size = self.trick[0].combo.size
         for s in missing:
-            self.left[s] = max(0, self.left[s] - size)
+            taken = min(self.left[s], size)
+            self.left[s] -= taken
+            self.assumed[s] += taken        # given back should the seat play more than it holds
         self._finish_trick()
         self.gap_flagged = True
         if flagged:
