@@ -152,7 +152,8 @@ class Judge:
 
     def _verdict(self, i: int, fault: Fault) -> Verdict:
         """The verdict of event ``i`` for ``fault``: a question when its reading is doubtful."""
-        return Verdict(i, fault, doubtful(self.events.get(i), self.confirm_below))
+        ask = doubtful(self.events.get(i), self.confirm_below) or fault.code.startswith(OBSERVE_PREFIX)
+        return Verdict(i, fault, ask)
 
     @property
     def current(self) -> DealRun | None:

@@ -42,9 +42,10 @@ def is_observation(code: str) -> bool:
 class Verdict:
     """The judgement of one log line.
 
-    ``confirm`` is True when the fault rests on an uncertain camera reading (``conf`` under
-    the flag threshold, or ``sure: false``): the verdict is a question to the referee ("please
-    confirm"), listed apart from accusations.  A ``correct`` event settles it.
+    ``confirm`` is True when the verdict is a question to the referee ("please confirm"),
+    listed apart from accusations: the fault rests on an uncertain camera reading (``conf``
+    under the flag threshold, or ``sure: false``), or it is an observation gap (``observe.*``,
+    spec "Judge output").  A ``correct`` event settles it.
     """
 
     i: int

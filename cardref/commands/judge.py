@@ -39,7 +39,7 @@ def _table(result, lines, lang: str) -> str:
     for v in result.verdicts:
         if v.ok:
             continue
-        kind = "confirm" if v.confirm else "observe" if v.observation else "fault"
+        kind = "observe" if v.observation else "confirm" if v.confirm else "fault"
         counts[kind] += 1
         out = v.to_json(lang)
         note = ""

@@ -1,0 +1,68 @@
+"""Property tests over random legal deals logged as a camera logs them (issue 34; observation.md).
+
+Legal deals without passes and hands judge clean; one injected rule fault on the camera log is
+caught; one dropped play or misread card costs few flags (at most ``FLAGS``, see the report in
+``cardref bench verdicts`` for the measured median and maximum)."""
+
+import random
+
+from cardref.benchmarks.verdicts import inject_on_camera_log
+from cardref.engine.camera import camera_log, drop_event, misread, play_indices
+from cardref.engine.eventlog import dump_event, read_lines
+from cardref.engine.gouji.simulate import simulate_deal as gouji_deal
+from cardref.engine.judge import Judge
+from cardref.engine.shengji.simulate import simulate_deal as shengji_deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+GAMES = ["gouji-yucheng", "gouji-shandong", "guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi",
+         "chaodipi-mingchao"]
+#: the most flags one slip may cost in these tests (the bench reports the real distribution)
+FLAGS = 12
+
+
+def judge(events):
+    return Judge.judge(list(read_lines(dump_event(e) for e in events)))
+
+
+def deal(game, seed):
+    sim = gouji_deal if game.startswith("gouji") else shengji_deal
+    return camera_log(sim(game, random.Random(seed)))[0]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(GAMES))
+def test_legal_deals_without_passes_judge_clean(seed, game) -> None:
+    assert judge(deal(game, seed)).faults() == []
+
+
+def test_chongdian_deals_without_passes_judge_clean() -> None:
+    """004:11 冲点: the deals of the issue (seed 7) hold a 冲点 and judge clean without passes."""
+    for game in ("gouji-yucheng", "gouji-shandong"):
+        events = gouji_deal(game, random.Random(7))
+        assert any(getattr(e, "what", None) == "chongdian" for e in events)
+        assert judge(camera_log(events)[0]).faults() == [], game
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(GAMES))
+def test_one_rule_fault_is_caught(seed, game) -> None:
+    cam = deal(game, seed)
+    bad, k = inject_on_camera_log(cam, random.Random(seed))
+    if k is None:
+        return
+    verdicts = judge(bad).verdicts
+    assert not verdicts[k].ok or any(v.fault is not None and v.fault.proven_at == k for v in verdicts[:k])
+    assert all(v.ok or (v.fault.proven_at or 0) >= k for v in verdicts[:k])   # nothing flagged before it
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(GAMES), drop=st.booleans())
+def test_one_slip_costs_few_flags(seed, game, drop) -> None:
+    cam = deal(game, seed)
+    rng = random.Random(seed)
+    k = rng.choice(play_indices(cam))
+    log = drop_event(cam, k) if drop else misread(cam, k, rng)
+    result = judge(log)
+    assert len(result.faults()) <= FLAGS
+    assert all(v.ok or (v.fault.proven_at or 0) >= k for v in result.verdicts[:k])
