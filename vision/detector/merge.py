@@ -463,7 +463,7 @@ def _four_index(groups: list[tuple[CornerDetection, ...]], settings: MergeSettin
     rest = [p for k, p in enumerate(pairs) if k not in used]
     taken: set[int] = set()
     for pair in rest:
-        group = pair
+        group: tuple[CornerDetection, ...] = pair
         (ax, ay), (bx, by) = pair[0].center, pair[1].center
         mx, my = (ax + bx) / 2, (ay + by) / 2
         s = math.sqrt(index_size(pair[0]) * index_size(pair[1]))
@@ -562,8 +562,8 @@ def _quads(group: list[CornerDetection], settings: MergeSettings,
             cross = abs((ang - ang2 + math.pi / 2) % math.pi - math.pi / 2)  # 0..90 degrees
             if min(abs(cross - want), abs(cross - (math.pi - want))) > math.radians(12):
                 continue
-            quad = tuple(group[k] for k in (i, j, i2, j2))
-            if not _turned_alike(quad, settings) or _face_covers(quad, others, settings):
+            four = tuple(group[k] for k in (i, j, i2, j2))
+            if not _turned_alike(four, settings) or _face_covers(four, others, settings):
                 continue
             shapes = {_shape(group[k], settings.elongated) for k in (i, j, i2, j2)}
             tall = abs(math.sin(ang)) + abs(math.sin(ang2)) > abs(math.cos(ang)) + abs(math.cos(ang2))

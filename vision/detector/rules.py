@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .errors import DetectorError
 from .merge import MergeSettings
@@ -105,7 +106,7 @@ class DetectorRules:
 
     def merge_settings(self, base: MergeSettings) -> MergeSettings:
         """``base`` with the merge rules that are off turned off."""
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if not self.on("same-place"):
             changes["same_place_ratio"] = 0.0
         if not self.on("joint-reading"):
