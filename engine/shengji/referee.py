@@ -598,6 +598,10 @@ class ShengjiReferee(MatchRules, DealReferee):
         if change is not None:
             public = {k: v for k, v in change.items() if k not in ("levels_after", "flag_teams")}
             out["level_change"] = public
+            seq = self.settings.level_sequence
+            # both sides' levels after this deal (003:46, 003:158 上天入地, 003:178 J到底), rank codes
+            out["levels_after"] = {t: (seq[lv[0]].code if lv is not None else None)
+                                   for t, lv in change["levels_after"].items()}
             if result is not None and result.shangtian:
                 out["shangtian"] = result.shangtian
         return out

@@ -151,3 +151,23 @@ def test_chaodipi_fandi(trump, bottom, ok, ref) -> None:
     assert (got == {}) is ok, ref
     assert codes([deal, {"type": "declare", "seat": 1, "what": "chaodi", "cards": ["BJ", "BJ"]}])[1] == \
         "chaodipi.fandi_no_chaodi", "003:18 本副牌无法炒底"
+
+
+@pytest.mark.parametrize("game", ["guafeng-zibo", "chaodipi-mingchao"])
+def test_summary_gives_both_sides_levels_after(game) -> None:
+    """seed 003 line 46 / 158 / 178 (上天入地, J到底 set both sides' levels): the summary names each
+    team's level after the deal; the next dealer's team plays the next deal at its level."""
+    import random as _random
+
+    from cardref.engine.eventlog import dump_event as _dump
+    from cardref.engine.eventlog import read_lines as _read
+    from cardref.engine.judge import Judge as _Judge
+    from cardref.engine.shengji.simulate import simulate_match
+
+    events = simulate_match(game, _random.Random(3), deals=2)
+    deals = _Judge.judge(list(_read(_dump(e) for e in events))).summary()["deals"]
+    first = deals[0]
+    assert set(first["levels_after"]) == {"0", "1"}
+    nxt = first["level_change"]["next_dealer"] % 2
+    if not first.get("level_change", {}).get("flag_next"):
+        assert first["levels_after"][str(nxt)] == first["level_change"]["next_level"] == deals[1]["level"]
