@@ -39,15 +39,17 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
+
 from cardref.vision.classes import CLASS_NAMES
 from cardref.vision.types import box_iou
-from PIL import Image
 
 from .drawn_decks import DRAWN_DECKS, DrawnDeckError, draw_deck
 
@@ -502,18 +504,49 @@ def _meta(src: DesignSource) -> dict:
     return json.loads(p.read_text())
 
 
+class _Library(Mapping):
+    """The designs' cache entries by name, each built the first time it is asked for: naming
+    one design (``CardFaces``) or the held-out split renders only those decks, not the whole
+    library (minutes on a cold cache)."""
+
+    def __init__(self, sources: list[DesignSource]) -> None:
+        self._sources = {s.name: s for s in sources}
+        self._built: dict[str, dict] = {}
+
+    def __getitem__(self, name: str) -> dict:
+        if name not in self._built:
+            self._built[name] = _meta(self._sources[name])  # KeyError for an unknown design
+        return self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def family(self, name: str) -> str:
+        """A design's family, known without building it."""
+        return self._sources[name].family
+
+
 @lru_cache(maxsize=1)
-def _all_meta() -> dict[str, dict]:
+def _all_meta() -> _Library:
     ensure_packages()
-    return {s.name: _meta(s) for s in _sources()}
+    return _Library(_sources())
 
 
 def list_designs(split: str | None = None) -> list[str]:
     """Usable designs (all 52 faces with found corner indices), optionally of one split.
 
-    ``split`` is ``None`` (all), ``"train"`` or ``"heldout"``.
+    ``split`` is ``None`` (all), ``"train"`` or ``"heldout"``.  The held-out split is that of
+    :func:`heldout_families`; while a pinned family has a usable design, only the pinned
+    families' designs are built to answer it.
     """
     metas = _all_meta()
+    if split == "heldout":
+        pinned = sorted(n for n in metas if metas.family(n) in HELDOUT_FAMILIES and metas[n].get("usable"))
+        if pinned:
+            return pinned
     names = sorted(n for n, m in metas.items() if m.get("usable"))
     if split is None:
         return names
