@@ -373,9 +373,10 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
                               with_hands: bool = True) -> tuple[list[AnyEvent], list[int]]:
     """Like :func:`simulate_deal`; also returns the indices of the ``illegal`` mutated plays.
 
-    A mutation replaces one play by a play of the same or fewer cards that the referee
-    rejects at that point (another seat playing it, a card dropped from it, or all its cards
-    but one played by the same seat), so no card is ever seen more often than the decks hold.
+    A mutation replaces one play by a play of the same or fewer cards (another seat playing it,
+    a card dropped from it, or all its cards but one played by the same seat) that the referee
+    rejects at that point, and the judge too, given the mutations before it; so no card is ever
+    seen more often than the decks hold.
     Events before a mutation are legal; events after it may suffer from it."""
     sim = _Sim(game, rng, with_hands)
     sim.deal()
@@ -417,7 +418,15 @@ def _mutation(rules: object, events: list[AnyEvent], k: int, rng: random.Random)
         candidates.append((ev.seat, ev.cards[1:]))
         candidates.append((ev.seat, ev.cards[:-1]))
     rng.shuffle(candidates)
-    for seat, cards in candidates:
-        if ref.check_play(seat, cards) is not None:
-            return PlayEvent(seat=seat, cards=cards)
+    from ..eventlog import dump_event, read_lines
+    from ..judge import Judge
+
+    for seat, cards in candidates[:4]:
+        if ref.check_play(seat, cards) is None:
+            continue
+        bad = PlayEvent(seat=seat, cards=cards)
+        # illegal as the judge sees the log so far, earlier mutations and their re-synchronisation included
+        verdict = Judge.judge(list(read_lines(dump_event(e) for e in [*events[:k], bad]))).verdicts[k]
+        if not verdict.ok:
+            return bad
     return None
