@@ -5,7 +5,10 @@ first), and the figures are printed side by side with the ratio to the PyTorch b
 ``detect`` time is the whole step the pipeline pays: letterbox, network, decoding, NMS and
 corner merging.  Also measured: motion gating on a still-then-changing table
 (``--gating``) and the corner merger's accuracy on random synthetic tables (``--merge``).
-Numbers depend on the machine and its load: this is a benchmark, never a test.
+Numbers depend on the machine and its load: this is a benchmark, never a test.  Every
+figure line ends with the CPU's instruction-set extensions (AVX2, AVX-512, VNNI, AMX, BF16,
+read from ``/proc/cpuinfo``): INT8 and bf16 speed, and whether an INT8 copy runs at all
+(:mod:`cardref.vision.detector.int8_check`), depend on them.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from cardref.vision.detector import (
     BACKENDS,
     DetectorError,
@@ -24,6 +28,7 @@ from cardref.vision.detector import (
     load_detector,
 )
 from cardref.vision.detector.backends import default_threads
+from cardref.vision.detector.cpu import cpu_name, isa_line
 from cardref.vision.types import box_iou
 
 
@@ -46,6 +51,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--scenes", type=int, default=0,
                    help="with --merge/--merge-only: also merge the labels of N rendered scenes (slow: ~2 s each)")
     return p.parse_args(argv)
+
+
+def cpu_tag() -> str:
+    """What every figure line ends with: the CPU's instruction-set extensions."""
+    return f"[{isa_line()}]"
 
 
 def _conf(args: argparse.Namespace) -> dict:
@@ -120,7 +130,8 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
             corners[backend] += sum(len(c.corners) for c in cards)
     results = {b: float(np.median(t)) for b, t in times.items()}
     base = results.get("torch")
-    print(f"{'backend':<15} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'cpu ms':>7} {'corners':>8}  notes")
+    print(f"{'backend':<15} {'model':<28} {'ms/frame':>9} {'fps':>6} {'vs torch':>9} {'cpu ms':>7} {'corners':>8}  "
+          "notes  [CPU extensions]")
     for backend in wanted:
         if backend not in results:
             print(f"{backend:<15} {'-':<28} {'-':>9} {'-':>6} {'-':>9} {'-':>7} {'-':>8}  {notes.get(backend, '')}")
@@ -129,7 +140,7 @@ def bench_backends(args: argparse.Namespace, frames: list[np.ndarray]) -> dict[s
         ratio = f"{base / ms:.2f}x" if base else "-"
         model = detectors[backend].model_path.name
         print(f"{backend:<15} {model:<28} {ms:9.1f} {1000 / ms:6.1f} {ratio:>9} {np.median(cpu[backend]):7.1f} "
-              f"{corners[backend] / max(args.frames, 1):8.1f}  {notes[backend]}")
+              f"{corners[backend] / max(args.frames, 1):8.1f}  {notes[backend]}  {cpu_tag()}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"(ms/frame: median wall time of detect(); cpu ms: CPU time it used, all threads; load average "
           f"{load:.1f} on {os.cpu_count()} cores: above the core count the wall times are inflated by other work)")
@@ -159,7 +170,7 @@ def bench_gating(frames: list[np.ndarray], detector_ms: float | None) -> None:
     if detector_ms:
         eff = cost + share * detector_ms
         line += f"; effective {eff:.1f} ms/frame = {1000 / eff:.0f} fps with the default backend"
-    print(line)
+    print(f"{line}  {cpu_tag()}")
 
 
 def bench_merge() -> None:
@@ -177,7 +188,8 @@ def bench_merge() -> None:
     ]
     for label, kw in cases:
         acc = merge_accuracy(1000, seed=1, **kw)
-        print(f"  {label:<44} cards {acc['cards']:.4f}  tables {acc['tables']:.3f}  ({acc['n_cards']} cards)")
+        print(f"  {label:<44} cards {acc['cards']:.4f}  tables {acc['tables']:.3f}  ({acc['n_cards']} cards)  "
+              f"{cpu_tag()}")
 
 
 def bench_merge_scenes(n: int) -> None:
@@ -208,7 +220,8 @@ def bench_merge_scenes(n: int) -> None:
         extra += max(0, len(found) - len(want))
         missing += max(0, len(want) - len(found))
     print(f"corner merging on {n} rendered 1280x720 scenes (true corner labels, {len(designs)} designs): "
-          f"cards {ok}/{total} = {ok / max(total, 1):.4f} recovered exactly; {extra} extra, {missing} missing")
+          f"cards {ok}/{total} = {ok / max(total, 1):.4f} recovered exactly; {extra} extra, {missing} missing  "
+          f"{cpu_tag()}")
 
 
 def bench_accuracy(args: argparse.Namespace, n: int) -> None:
@@ -223,6 +236,7 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
         print(f"accuracy: rendered scenes not available ({exc})")
         return
     import cv2
+
     from cardref.vision.types import CornerDetection
 
     cfg = SceneConfig(width=1280, height=720)
@@ -254,7 +268,7 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
         prec, rec = tp / max(n_pred, 1), tp / max(n_true, 1)
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
         print(f"  {backend:<9} {det.model_path.name:<28} card F1 {f1:.3f} (P {prec:.3f} R {rec:.3f}); "
-              f"corners found {found / max(total, 1):.3f}, read right {right / max(found, 1):.3f}")
+              f"corners found {found / max(total, 1):.3f}, read right {right / max(found, 1):.3f}  {cpu_tag()}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"detector benchmark: {len(frames)} {width}x{height} table frames ({time.perf_counter() - t0:.1f} s "
           f"to make), {args.frames} timed + {args.warmup} warm-up per backend, "
           f"{args.threads or default_threads()} threads, model {model_desc}")
+    print(f"CPU: {cpu_name()}; {isa_line()}")
     results = bench_backends(args, frames)
     if not results:
         print("no backend could run (see notes above)")
@@ -286,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         auto = load_detector("auto", args.model).name
     except DetectorError:
         auto = "-"
-    print(f"fastest: {fastest} ({1000 / results[fastest]:.1f} fps); default (auto) backend: {auto}")
+    print(f"fastest: {fastest} ({1000 / results[fastest]:.1f} fps); default (auto) backend: {auto}  {cpu_tag()}")
     if args.gating:
         bench_gating(frames, results.get(auto))
     if args.accuracy:

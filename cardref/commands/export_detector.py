@@ -2,7 +2,9 @@
 
 The float export stores its weights as float16 (:mod:`cardref.vision.detector.onnx_weights`;
 it still computes in float32).  ``--int8`` also writes the INT8 copies of the finder and of
-the corner namer that OpenVINO runs on CPUs without bf16 units (:mod:`cardref.vision.detector.int8`).
+the corner namer that OpenVINO runs on CPUs without bf16 units once they pass the load-time
+check (:mod:`cardref.vision.detector.int8_check`), and compares them with the float files on
+that check's frames, on this CPU; ``--check-frames`` renders those frames again.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--namer", type=Path, default=None,
                    help="corner namer whose INT8 copy --int8 writes (default: models/corner-namer.onnx; "
                         "'none' to skip it)")
+    p.add_argument("--check-frames", action="store_true",
+                   help="render the INT8 check frames again (models/int8-check/: a deck layout and two table "
+                        "scenes with their corner boxes) before quantising")
     p.add_argument("--no-check", action="store_true",
                    help="skip comparing the export with the PyTorch model on a synthetic frame")
 
@@ -37,6 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cardref.vision.detector import DetectorError, default_model_paths, models_dir
     from cardref.vision.detector.backends import OnnxBackend
+    from cardref.vision.detector.cpu import isa_line
     from cardref.vision.detector.export import (
         DEFAULT_EXPORT_SHAPE,
         compare_backends,
@@ -45,9 +51,16 @@ def run(args: argparse.Namespace) -> int:
         export_int8,
         export_namer_int8,
         export_onnx,
+        write_check_frames,
     )
     from cardref.vision.detector.frames import table_frames
     from cardref.vision.detector.int8 import int8_sibling
+    from cardref.vision.detector.int8_check import (
+        check_dir,
+        finder_comparison,
+        load_check_frames,
+        namer_comparison,
+    )
     from cardref.vision.detector.namer import NAMER_STEM
     from cardref.vision.detector.onnx_weights import store_weights_half
 
@@ -69,17 +82,24 @@ def run(args: argparse.Namespace) -> int:
                 status = 0 if report.agree else 1
         if args.int8 or args.int8_only:
             frames = None if args.no_check else table_frames(4, width=shape[1], height=shape[1] * 9 // 16, seed=500)
+            if args.check_frames:
+                print(f"wrote the INT8 check frames to {write_check_frames(check_dir())}")
             path = export_int8(out, int8_sibling(out))
             print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, INT8)")
+            namer = args.namer or models_dir() / f"{NAMER_STEM}.onnx"
             if frames is not None:
                 low = {"conf": 0.05}  # compare weak boxes too
                 print(compare_corners(OnnxBackend(out, **low), OnnxBackend(path, **low), frames).summary())
-            namer = args.namer or models_dir() / f"{NAMER_STEM}.onnx"
+                named_by = namer if str(namer) != "none" else None
+                print(f"load-time check on this CPU ({isa_line()}), finder: "
+                      + finder_comparison(out, path, load_check_frames(), named_by).verdict().reason)
             if str(namer) != "none":
                 path = export_namer_int8(namer, int8_sibling(namer), out)
                 print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB, INT8)")
                 if frames is not None:
                     print(compare_namers(namer, path, out, frames))
+                    print(f"load-time check on this CPU ({isa_line()}), namer: "
+                          + namer_comparison(namer, path, load_check_frames()).verdict().reason)
     except DetectorError as exc:
         print(f"cardref export-detector: {exc}", file=sys.stderr)
         return 2
