@@ -12,8 +12,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardref.engine.judge import JudgeResult
 from PIL import Image
+
+from cardref.engine.judge import JudgeResult
 
 from . import views
 from .model import TableLog

@@ -9,8 +9,9 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-from cardref.engine.judge import JudgeResult
 from PIL import Image, ImageDraw
+
+from cardref.engine.judge import JudgeResult
 
 from . import state, views
 from .cards_img import cards_row, drawable, font
@@ -216,7 +217,7 @@ def correction_form(log: TableLog, rows: list[views.Row], names: list[str], lang
     writable = pin_gate(lang, key)
     ref = st.selectbox(tr("corr.pick", lang), options, format_func=fmt, key=ref_key)
     target = by_i[ref]
-    with st.form(f"{key}_form", clear_on_submit=False):
+    with st.form(f"{key}_form", clear_on_submit=False, enter_to_submit=False):
         c1, c2 = st.columns([3, 1])
         cards_text = c1.text_input(tr("corr.cards", lang), value=" ".join(target.cards), key=f"{key}_cards_{ref}")
         seat_opts = [None, *range(len(names))]

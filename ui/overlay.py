@@ -10,6 +10,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+
 from cardref.vision.types import CardDetection
 
 SEAT_BGR = ((246, 120, 52), (30, 140, 245), (90, 200, 90), (200, 80, 200), (60, 200, 230), (160, 160, 60))

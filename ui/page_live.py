@@ -12,7 +12,6 @@ from . import state, views
 from .bundle import bundle
 from .i18n import tr
 
-
 _SOURCE_WORDS = ((re.compile(r"^cannot open camera (\S+)"), "banner.camera_open"),
                  (re.compile(r"^cannot open video (.+?)(?: \(|$)"), "banner.video_open"))
 

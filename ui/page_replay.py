@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
+
 from cardref.engine.eventlog import read_lines
 from cardref.engine.judge import JudgeResult
 

@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 import streamlit as st
+
 from cardref.engine import registry
 from cardref.engine.events import GAME_SEATS
 
@@ -145,7 +146,7 @@ def _declare_form(lang: str, writable: bool) -> None:
     seats = _current_seats(log)
     game = _current_game(log)
     names = _seat_labels(log, seats, lang)
-    with st.form("su_declare"):
+    with st.form("su_declare", enter_to_submit=False):
         c = st.columns([1, 2, 3, 1])
         seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_d_seat", format_func=names.__getitem__)
         what = c[1].selectbox(tr("setup.declare_what", lang), declares_for(game), key="su_d_what",
@@ -172,7 +173,7 @@ def _declare_form(lang: str, writable: bool) -> None:
             ev["source"] = "manual"
             st.success(tr("setup.declared", lang, i=log.append(ev)))
     st.markdown(f"#### {tr('setup.manual', lang)}")
-    with st.form("su_play"):
+    with st.form("su_play", enter_to_submit=False):
         c = st.columns([1, 4])
         seat = c[0].selectbox(tr("setup.declare_seat", lang), range(seats), key="su_p_seat", format_func=names.__getitem__)
         cards_text = c[1].text_input(tr("setup.manual_cards", lang), key="su_p_cards")

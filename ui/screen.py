@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import streamlit as st
+
 from cardref.engine.judge import JudgeResult
 
 from . import components as C

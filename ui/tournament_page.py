@@ -89,7 +89,7 @@ def _why(exc: BaseException, lang: str) -> str:
 def _create_form(store: Any, lang: str) -> None:
     from cardref.recorder import tournament as tm
 
-    with st.form("tp_create"):
+    with st.form("tp_create", enter_to_submit=False):
         st.markdown(f"**{tr('tp.new', lang)}**")
         name = st.text_input(tr("tp.name", lang), key="tp_new_name")
         family = st.selectbox(tr("tp.game", lang), ["gouji", "shengji"], format_func=lambda f: family_title(f, lang),
@@ -108,7 +108,7 @@ def _setup_forms(store: Any, t: Any, lang: str) -> None:
 
     teams = tm.teams(store, t.id)
     rounds = tm.rounds(store, t.id)
-    with st.form("tp_pair"):
+    with st.form("tp_pair", enter_to_submit=False):
         st.markdown(f"**{tr('tp.pair', lang)}**")
         method = st.selectbox(tr("tp.pairing", lang), ["swiss", "round-robin"], key="tp_pair_method",
                               format_func=lambda m: tr("tp.swiss" if m == "swiss" else "tp.round_robin", lang))
@@ -121,7 +121,7 @@ def _setup_forms(store: Any, t: Any, lang: str) -> None:
             except Exception as exc:  # noqa: BLE001 - PinError, ValueError: shown to the director
                 st.error(tr("tp.not_paired", lang, why=_why(exc, lang)))
     with st.expander(tr("tp.setup", lang)):
-        with st.form("tp_setup"):
+        with st.form("tp_setup", enter_to_submit=False):
             what = st.selectbox(tr("tp.add_what", lang), ["team", "round", "table", "match"], key="tp_add_what",
                                 format_func=lambda w: tr(f"tp.what.{w}", lang))
             name = st.text_input(tr("tp.add_name", lang), key="tp_add_name")
@@ -165,7 +165,7 @@ def _confirm_form(store: Any, t: Any, matches: list[dict[str, Any]], lang: str) 
     from cardref.recorder import tournament as tm
 
     open_ones = [m for m in matches if m["status"] != "confirmed"]
-    with st.form("tp_confirm"):
+    with st.form("tp_confirm", enter_to_submit=False):
         st.markdown(f"**{tr('tp.confirm', lang)}**")
         choice = st.selectbox(tr("tp.col.match", lang), [m["match"] for m in open_ones] or [None], key="tp_confirm_match",
                               format_func=lambda i: next((_match_label(m, lang) for m in open_ones if m["match"] == i),
@@ -190,7 +190,7 @@ def _correct_form(store: Any, t: Any, lang: str) -> None:
     from cardref.ui.model import parse_card_text
 
     tables = [x.id for x in store.tables(t.id)]
-    with st.form("tp_correct"):
+    with st.form("tp_correct", enter_to_submit=False):
         st.markdown(f"**{tr('corr.title', lang)}**")
         st.caption(tr("tp.correct_hint", lang))
         table = st.selectbox(tr("tp.col.table", lang), tables or [""], key="tp_fix_table")

@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+
+from cardref.cli import main as cli
 from cardref.engine.eventlog import dump_event
 from cardref.engine.gouji.simulate import simulate_deal as gouji_deal
 from cardref.engine.judge import judge_text
@@ -13,8 +15,6 @@ from cardref.engine.shengji.simulate import simulate_deal as shengji_deal
 from cardref.recorder import LockedError, Recorder, open_store
 from cardref.recorder import tournament as tm
 from cardref.recorder.scoring import Scoring, score_deal, score_match
-
-from cardref.cli import main as cli
 
 
 def _lines(events):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
+from streamlit.testing.v1 import AppTest
+
 from cardref.engine.eventlog import dump_event
 from cardref.engine.gouji.simulate import simulate_deal
 from cardref.recorder import Recorder, open_store
 from cardref.recorder import tournament as tm
 from cardref.ui.i18n import tr
 from cardref.ui.tournament_page import shown_rows
-from streamlit.testing.v1 import AppTest
 
 SCRIPT = """
 import os

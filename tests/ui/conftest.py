@@ -9,9 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
+
 from cardref.engine.cards import ALL_CARDS
 from cardref.ui.config import ENV, UiConfig
-from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "ui" / "app.py")
 

@@ -16,6 +16,7 @@ import random
 import re
 
 import pytest
+
 from cardref.engine.eventlog import dump_event
 from cardref.ui import i18n
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from cardref.ui.config import ENV, from_env, ui_pin_matches
-
 from cardref.cli import main
+from cardref.ui.config import ENV, from_env, ui_pin_matches
 
 
 def test_print_command_binds_to_localhost_without_telemetry(capsys) -> None:
@@ -68,9 +67,8 @@ def test_a_deck_profile_reaches_the_live_pipeline_or_is_reported(capsys, tmp_pat
     the reason (no live pipeline) instead of crashing it."""
     import argparse
 
-    from cardref.ui.sources import NullPipeline, build_pipeline
-
     from cardref.commands import ui as command
+    from cardref.ui.sources import NullPipeline, build_pipeline
 
     assert main(["ui", "--camera", "0", "--game", "guafeng-zibo", "--deck", str(tmp_path / "none.npz")]) == 2
     assert "no such deck profile" in capsys.readouterr().err

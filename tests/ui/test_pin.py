@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+
 from cardref.ui import pinlock
 
 
