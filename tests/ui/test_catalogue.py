@@ -75,6 +75,7 @@ def visible(at) -> str:  # type: ignore[no-untyped-def]
         parts += [str(e.value) for e in getattr(at, kind)]
     parts += [f"{m.label} {m.value}" for m in at.metric]
     text = "\n".join(parts)
+    text = re.sub(r"<style>.*?</style>", " ", text, flags=re.S)  # the page's own CSS is no sentence
     text = re.sub(r"<[^>]+>", " ", ICON.sub(" ", text))  # icons; HTML tags (a tooltip's rule code is an attribute)
     return re.sub(r"\S+\.(?:jsonl|mp4|db|json)\b", " ", text)
 
