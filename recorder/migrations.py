@@ -58,4 +58,15 @@ def _v1_to_v2(store: SchemaWriter) -> list[str]:
     return migrated
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+def _v2_to_v3(store: SchemaWriter) -> list[str]:
+    """v3 marks verdicts that are questions (``confirm``): add the column and re-judge every
+    table, so its verdicts say which of them are questions."""
+    for stmt in schema.V3_STATEMENTS:
+        store.run(stmt)
+    tables = [r[0] for r in store.run("SELECT id FROM card_tables ORDER BY id").fetchall()]
+    store.run("INSERT INTO audit (at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?)",
+              (now_iso(), "cardref", "migrate", "ok", json.dumps({"from": 2, "to": 3, "tables": len(tables)})))
+    return tables
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}

@@ -94,7 +94,7 @@ class MatchJudge:
         proven = f.proven_at
         if proven is not None and 0 <= proven < len(self.seqs):
             proven = self.seqs[proven]
-        return Verdict(seq, Fault(f.code, facts, seq, proven))
+        return Verdict(seq, Fault(f.code, facts, seq, proven), confirm=v.confirm)
 
     def verdicts(self) -> list[Verdict]:
         out = []
@@ -313,8 +313,9 @@ def table_rows(store: EventStore, table_id: str, *, lang: str = "zh", start: int
                                "match_id": e.match_id, "deal_id": e.deal_id, "ref": e.ref, "who": e.who,
                                "why": e.why}
         if v is None:
-            row.update(ok=None, code=None, message=None, proven_at=None)
+            row.update(ok=None, code=None, message=None, proven_at=None, confirm=False)
         else:
-            row.update(ok=v["ok"], code=v.get("code"), message=v.get("message"), proven_at=v.get("proven_at"))
+            row.update(ok=v["ok"], code=v.get("code"), message=v.get("message"), proven_at=v.get("proven_at"),
+                       confirm=bool(v.get("confirm")))
         out.append(row)
     return out

@@ -13,11 +13,14 @@ Versions
    connection idempotent), matches, deals with their summaries, verdicts (code, facts and the
    sentences in zh and en as the judge wrote them), tournaments, teams,
    players, rounds, the director's audit log and the ``corrections`` view.
+3. ``verdicts.confirm``: the verdict is a question to the referee ("please confirm": an
+   uncertain camera reading, an observation gap), not an accusation (event-log spec,
+   "Judge output").  Stores at version 2 are re-judged once to fill it.
 """
 
 from __future__ import annotations
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 
 #: The v1 layout, kept to document it and to build v1 stores in tests.
 V1_TABLES = (
@@ -78,6 +81,10 @@ V2_TABLES = (
 
 def v2_statements(pk: str) -> list[str]:
     return [s.format(pk=pk) for s in V2_TABLES]
+
+
+#: Version 3 over version 2 (a new store runs both).
+V3_STATEMENTS = ("ALTER TABLE verdicts ADD COLUMN confirm INTEGER NOT NULL DEFAULT 0",)
 
 
 #: Events are append-only: the database itself refuses to change or delete one.

@@ -252,11 +252,12 @@ def _restore(value: Any) -> Any:
     return value
 
 
-def verdict_from_row(seq: int, ok: int, code: str | None, facts: str | None, proven_at: int | None) -> Verdict:
+def verdict_from_row(seq: int, ok: int, code: str | None, facts: str | None, proven_at: int | None,
+                     confirm: int = 0) -> Verdict:
     if ok:
         return Verdict(seq)
     restored = {k: _restore(v) for k, v in json.loads(facts or "{}").items()}
-    return Verdict(seq, Fault(code or "unknown", restored, seq, proven_at))
+    return Verdict(seq, Fault(code or "unknown", restored, seq, proven_at), confirm=bool(confirm))
 
 
 def parsed_columns(line: LogLine) -> dict[str, Any]:
@@ -428,7 +429,7 @@ class EventStore(ABC):
                     raise StoreError("this database holds an 'events' table but no schema_version: "
                                      "not a cardref store")
                 self._execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                for stmt in schema.v2_statements(self.pk):
+                for stmt in [*schema.v2_statements(self.pk), *schema.V3_STATEMENTS]:
                     self._execute(stmt)
                 for stmt in schema.APPEND_ONLY[self.dialect]:
                     self._execute(stmt)
@@ -443,7 +444,7 @@ class EventStore(ABC):
                 if step is None:
                     raise StoreError(f"this store has schema version {version}: open it with "
                                      f"cardref.recorder.open_store, which migrates it")
-                rebuild.extend(step(writer))
+                rebuild.extend(t for t in step(writer) if t not in rebuild)  # each table re-judged once
                 version += 1
                 self._execute("DELETE FROM schema_version")
                 self._execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
@@ -657,10 +658,11 @@ class EventStore(ABC):
 
     def _upsert_verdicts(self, rows: list[tuple[Any, ...]]) -> None:
         self._executemany("INSERT INTO verdicts (table_id, seq, ok, code, facts, proven_at, message_zh, message_en, "
-                          "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seq) DO UPDATE SET "
-                          "ok = excluded.ok, code = excluded.code, facts = excluded.facts, "
+                          "updated_at, confirm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seq) "
+                          "DO UPDATE SET ok = excluded.ok, code = excluded.code, facts = excluded.facts, "
                           "proven_at = excluded.proven_at, message_zh = excluded.message_zh, "
-                          "message_en = excluded.message_en, updated_at = excluded.updated_at", rows)
+                          "message_en = excluded.message_en, updated_at = excluded.updated_at, "
+                          "confirm = excluded.confirm", rows)
 
     def replace_verdicts(self, table_id: str, verdicts: Iterable[Verdict],
                          summaries: Mapping[int, dict[str, Any]]) -> None:
@@ -700,7 +702,7 @@ class EventStore(ABC):
         return [r[0] for r in self.query("SELECT line FROM events WHERE table_id = ? ORDER BY seq", (table_id,))]
 
     def verdicts(self, table_id: str, start: int = 0, stop: int | None = None) -> dict[int, Verdict]:
-        sql = "SELECT seq, ok, code, facts, proven_at FROM verdicts WHERE table_id = ? AND seq >= ?"
+        sql = "SELECT seq, ok, code, facts, proven_at, confirm FROM verdicts WHERE table_id = ? AND seq >= ?"
         params: list[Any] = [table_id, start]
         if stop is not None:
             sql += " AND seq < ?"
@@ -711,18 +713,20 @@ class EventStore(ABC):
                      stop: int | None = None) -> dict[int, dict[str, Any]]:
         """Verdicts exactly as the judge printed them when they were stored (spec form)."""
         column = "message_en" if lang == "en" else "message_zh"
-        sql = f"SELECT seq, ok, code, proven_at, {column} FROM verdicts WHERE table_id = ? AND seq >= ?"
+        sql = f"SELECT seq, ok, code, proven_at, {column}, confirm FROM verdicts WHERE table_id = ? AND seq >= ?"
         params: list[Any] = [table_id, start]
         if stop is not None:
             sql += " AND seq < ?"
             params.append(stop)
         out: dict[int, dict[str, Any]] = {}
-        for seq, ok, code, proven_at, message in self.query(sql + " ORDER BY seq", params):
+        for seq, ok, code, proven_at, message, confirm in self.query(sql + " ORDER BY seq", params):
             item: dict[str, Any] = {"i": seq, "ok": bool(ok)}
             if not ok:
                 item.update(code=code, message=message)
                 if proven_at is not None:
                     item["proven_at"] = proven_at
+                if confirm:
+                    item["confirm"] = True
             out[seq] = item
         return out
 
@@ -782,9 +786,10 @@ def _where(conditions: Sequence[tuple[str, Any]]) -> tuple[str, list[Any]]:
 
 def _verdict_row(table_id: str, v: Verdict, at: str) -> tuple[Any, ...]:
     if v.fault is None:
-        return (table_id, v.i, 1, None, None, None, None, None, at)
+        return (table_id, v.i, 1, None, None, None, None, None, at, 0)
     zh, en = v.to_json("zh")["message"], v.to_json("en")["message"]
-    return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, zh, en, at)
+    return (table_id, v.i, 0, v.fault.code, facts_json(v.fault.facts), v.fault.proven_at, zh, en, at,
+            int(v.confirm))
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"

@@ -65,3 +65,28 @@ def test_v1_store_is_migrated(store_url):
         assert store.events("T1")[-1].seq == len(V1_LOG)
     with open_store(store_url) as again:  # opening twice is harmless
         assert again.count_events("T1") == len(V1_LOG) + 1
+
+
+#: A camera log whose only fault rests on a doubtful reading (conf 0.3): the judge asks,
+#: it does not accuse, so the verdict is stored as a question (schema v3, ``confirm``).
+GAP_LOG = [
+    '{"type":"deal","game":"guafeng-zibo","seats":4,"level":"2","trump":"S","dealer":0}',
+    '{"type":"play","seat":1,"cards":["3H"],"source":"camera","conf":0.3}',
+]
+
+
+def test_v2_store_is_migrated_and_its_questions_marked(tmp_path):
+    url = str(tmp_path / "v2.db")
+    expected = [v.to_json("en") for v in judge_text(GAP_LOG).verdicts]
+    assert any(v.get("confirm") for v in expected)  # the log holds a question to mark
+    with open_store(url) as store:
+        store.append_many("T", GAP_LOG)
+    conn = sqlite3.connect(url)  # take it back to v2: no confirm column, as cardref wrote it then
+    conn.execute("ALTER TABLE verdicts DROP COLUMN confirm")
+    conn.execute("UPDATE schema_version SET version = 2")
+    conn.commit()
+    conn.close()
+    with open_store(url) as store:
+        assert store.schema_version() == CURRENT_VERSION == 3
+        assert list(store.verdict_json("T", "en").values()) == expected
+        assert any(a["action"] == "migrate" and a["detail"].get("to") == 3 for a in store.audit_log())

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from cardref.engine.judge import judge_text
 from cardref.recorder import LockedError, Recorder, open_store, table_rows
+from cardref.recorder.schema import CURRENT_VERSION
 
 _spec = importlib.util.spec_from_file_location("recorder_logs", Path(__file__).with_name("logs.py"))
 logs = importlib.util.module_from_spec(_spec)
@@ -237,7 +238,7 @@ def test_store_commands(tmp_path, capsys):
     assert {v["i"] for v in verdicts} == set(range(len(logs.DEAL_GOUJI)))
     assert cli(["store", "info", "--db", db]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["events"] == len(logs.DEAL_GOUJI) and info["schema_version"] == 2
+    assert info["events"] == len(logs.DEAL_GOUJI) and info["schema_version"] == CURRENT_VERSION == 3
     assert cli(["store", "events", "--db", db, "--table", "T1", "--lang", "en"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert rows[3]["status"] == "rejected" and "not JSON" in rows[3]["message"]
