@@ -6,14 +6,15 @@ caught; one dropped play or misread card costs few flags (at most ``FLAGS``, see
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardref.benchmarks.verdicts import inject_on_camera_log
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
 from cardref.engine.eventlog import dump_event, read_lines
 from cardref.engine.gouji.simulate import simulate_deal as gouji_deal
 from cardref.engine.judge import Judge
 from cardref.engine.shengji.simulate import simulate_deal as shengji_deal
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 GAMES = ["gouji-yucheng", "gouji-shandong", "guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi",
          "chaodipi-mingchao"]

@@ -1,6 +1,7 @@
 """Card codes (spec: "Cards")."""
 
 import pytest
+
 from cardref.engine.cards import (
     ALL_CARDS,
     BIG_JOKER,

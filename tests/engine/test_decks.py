@@ -1,6 +1,7 @@
 """Deck compositions and the conservation check (issue 2, item 3)."""
 
 import pytest
+
 from cardref.engine.cards import Rank, parse_cards
 from cardref.engine.decks import GOUJI_DECKS, TWO_DECKS, SeenCards
 

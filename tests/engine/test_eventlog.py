@@ -4,6 +4,7 @@ import io
 import json
 
 import pytest
+
 from cardref.engine.eventlog import read_lines, write_events
 from cardref.engine.events import CorrectEvent, DealEvent, DeclareEvent, PlayEvent
 

@@ -5,6 +5,7 @@ Each case gives a short log and the exact verdict list (code or None per line)."
 import json
 
 import pytest
+
 from cardref.engine.judge import judge_text
 
 GF = {"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "2", "trump": "S", "dealer": 0}

@@ -2,11 +2,12 @@
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardref.engine.cards import ALL_CARDS, parse_card
 from cardref.engine.events import GAME_SEATS
 from cardref.engine.judge import LiveJudge, judge_text
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 300) | st.floats(allow_nan=False) | st.text(max_size=6),

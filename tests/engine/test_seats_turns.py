@@ -1,6 +1,7 @@
 """Seats, teams and implied passes (spec: "Seats and teams", "Turn order")."""
 
 import pytest
+
 from cardref.engine.seats import opposite, play_order, same_team, seats_between, team_of, teammates
 from cardref.engine.turns import RoundTurns
 

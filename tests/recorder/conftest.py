@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
+
 from cardref.recorder import EventStore, open_store
 
 PG_URL = os.environ.get("CARDREF_TEST_PG", "")

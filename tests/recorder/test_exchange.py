@@ -7,11 +7,10 @@ import importlib.util
 import json
 from pathlib import Path
 
+from cardref.cli import main as cli
 from cardref.engine.judge import judge_text
 from cardref.recorder import Recorder, open_store
 from cardref.recorder.exchange import export_deal, export_match, export_table, import_lines
-
-from cardref.cli import main as cli
 
 _spec = importlib.util.spec_from_file_location("recorder_logs_x", Path(__file__).with_name("logs.py"))
 logs = importlib.util.module_from_spec(_spec)

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import psycopg
+
 from cardref.engine.judge import judge_text
 from cardref.recorder import StoreError, open_store
 from cardref.recorder.spool import Queued, SpoolingRecorder

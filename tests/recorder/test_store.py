@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from cardref.engine.judge import judge_text
 from cardref.recorder import LockedError, Recorder, open_store, table_rows
 from cardref.recorder.schema import CURRENT_VERSION

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cardref.engine.judge import judge_text
 from cardref.recorder import Recorder, open_store
 from cardref.recorder.exchange import export_match
 from cardref.recorder.store import to_line
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 CARDS = ["3S", "5H", "9D", "QC", "AS", "2H", "BJ", "SJ", "ZZ", "10C"]
 

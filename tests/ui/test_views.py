@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
+from PIL import Image
+
 from cardref.engine.eventlog import read_lines
 from cardref.engine.judge import Judge
 from cardref.ui import cards_img, views
 from cardref.ui.model import TableLog
 from cardref.ui.table_img import table_image
-from PIL import Image
 
 G_DEAL = {"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": 0, "names": ["甲", "乙", "丙", "丁", "戊", "己"]}
 

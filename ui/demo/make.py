@@ -45,6 +45,7 @@ def shrink_recording(src: Path, out: Path, scale: float) -> None:
 
     import cv2
     import numpy as np
+
     from cardref.vision.calibration import load_calibration, save_calibration
 
     cap = cv2.VideoCapture(str(src / "video.mp4"))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+
 from cardref.engine.cards import format_cards
 from cardref.engine.eventlog import dump_event, read_log
 from cardref.engine.events import GAME_SEATS, PlayEvent

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from cardref.vision.classes import CLASS_NAMES
 
 from ..types import CardDetection, CornerDetection

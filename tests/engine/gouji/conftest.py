@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from cardref.engine.eventlog import dump_event, read_lines
 from cardref.engine.gouji.notation import expectations, parse_script
 from cardref.engine.judge import Judge, JudgeResult

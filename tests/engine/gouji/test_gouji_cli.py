@@ -7,10 +7,10 @@ import random
 from pathlib import Path
 
 import pytest
-from cardref.engine.eventlog import dump_event
-from cardref.engine.gouji.simulate import simulate_deal, simulate_deal_with_faults
 
 from cardref.cli import main
+from cardref.engine.eventlog import dump_event
+from cardref.engine.gouji.simulate import simulate_deal, simulate_deal_with_faults
 
 
 @pytest.mark.parametrize("game", ["gouji-yucheng", "gouji-shandong"], ids=["004 whole deal", "002 whole deal"])

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from cardref.engine.cards import ALL_CARDS
-from cardref.engine.judge import judge_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardref.engine.cards import ALL_CARDS
+from cardref.engine.judge import judge_text
 
 CODES = [c.code for c in ALL_CARDS]
 WHATS = ["buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou", "youtou",

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardref.engine.eventlog import dump_event, read_lines
 from cardref.engine.events import HandEvent
 from cardref.engine.gouji import GAMES
 from cardref.engine.gouji.simulate import simulate_deal, simulate_deal_with_faults
 from cardref.engine.judge import Judge, LiveJudge
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 NAMES = [g.name for g in GAMES]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from cardref.engine.cards import parse_cards
 from cardref.engine.gouji.shapes import Shape, ShapeError, beats, parse_shape
 

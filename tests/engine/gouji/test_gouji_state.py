@@ -89,6 +89,7 @@ def test_english_keeps_game_terms_in_chinese() -> None:
 
 
 import pytest  # noqa: E402
+
 from cardref.engine.judge import judge_text as _judge_text  # noqa: E402
 
 

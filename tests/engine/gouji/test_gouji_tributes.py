@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from cardref.engine.gouji.placement import finishing_order
 from cardref.engine.gouji.settings import SHANDONG, YUCHENG
 from cardref.engine.gouji.tributes import tributes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.combos import classify
 from cardref.engine.shengji.compare import contest_key

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+
 from cardref.engine.judge import judge_text
 
 

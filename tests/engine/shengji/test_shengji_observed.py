@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+
 from cardref.engine.judge import judge_text
 
 

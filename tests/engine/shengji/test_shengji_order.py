@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from cardref.engine.cards import Rank, Suit, parse_card
 from cardref.engine.shengji.order import TRUMP, TrumpOrder
 from cardref.engine.shengji.settings import ALL_SETTINGS

@@ -7,10 +7,11 @@ import json
 import random
 
 import pytest
-from cardref.engine.judge import LiveJudge, judge_text
-from cardref.engine.shengji.simulate import simulate_deal, simulate_deal_with_faults, simulate_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardref.engine.judge import LiveJudge, judge_text
+from cardref.engine.shengji.simulate import simulate_deal, simulate_deal_with_faults, simulate_match
 
 GAMES = ["guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi", "chaodipi-mingchao"]
 

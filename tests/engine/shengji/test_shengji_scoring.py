@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from cardref.engine.cards import Rank, Suit, parse_cards
 from cardref.engine.shengji.levels import TeamLevel, advance, level_index, table_outcome
 from cardref.engine.shengji.order import TrumpOrder

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from cardref.vision.bench_e2e import ReplayDetector, detections_key, main, newest_frames
 from cardref.vision.detector.merge import merge_corners
 from cardref.vision.types import CornerDetection

@@ -8,6 +8,7 @@ import time
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.capture import (
     CaptureStatus,
     ImageFolderSource,

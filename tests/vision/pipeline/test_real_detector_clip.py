@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 import pytest
+
 from cardref.vision.capture import VideoFileSource
 from cardref.vision.classes import CLASS_NAMES
 from cardref.vision.detector import load_detector
@@ -61,6 +62,7 @@ def test_simulated_clip_through_the_real_detector(tmp_path):
 
 def test_tiles_put_detections_back_in_frame_pixels_once():
     import numpy as np
+
     from cardref.vision.types import CardDetection, CornerDetection
     from cardref.vision.watch import detect_tiles
 

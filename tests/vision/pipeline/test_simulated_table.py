@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from cardref.engine.events import GAME_SEATS
 from cardref.vision.capture import Frame
 from cardref.vision.simulate.deal import simulate_events

@@ -9,9 +9,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from cardref.engine.judge import judge_text
 
 from cardref.cli import main
+from cardref.engine.judge import judge_text
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import random
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.calibration import (
     BumpWatcher,
     CalibrationError,
