@@ -52,12 +52,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         if not fits and len(sets) >= 3:
             # the 对门 let the third play stand (an unseen pass, spec "Turn order") and now
             # plays in normal play, e.g. as the deal's leader
-            c["awaiting"] = False
-            _finish_chong(ref, c)
-            if _current_chong(ref) is not None:
-                return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
-            ref.phase = "play"
-            return None
+            return _close_chong(ref, c, seat)
         if shape.n != last_shape.n:
             return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
                                                    "needed": last_shape.n})]
@@ -84,6 +79,12 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             ref.pending_observe.append(fault)
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
+    return _close_chong(ref, c, seat)
+
+
+def _close_chong(ref: GoujiReferee, c: dict, seat: int) -> list[Fault] | None:
+    """Close the 冲点 ``c`` with the plays seen; a 冲点 still open after it makes ``seat``'s
+    play a fault, else normal play resumes (``None``: judge the play as normal play)."""
     c["awaiting"] = False
     _finish_chong(ref, c)
     if _current_chong(ref) is not None:
