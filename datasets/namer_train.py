@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
+from cardref.vision.detector.namer_finetune import build_net, export_onnx
 from cardref.vision.fingerprint import files_digest
 
 from .namer_data import NONE_ID, patches_from
 from .patch_training import (
     blurred,
-    export_classifier,
     fit,
     greyed,
     light_and_colour,
@@ -36,21 +36,6 @@ from .patch_training import (
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
 RUNS_DIR = Path(__file__).resolve().parent.parent / "runs" / "namer"
-
-
-def build_net():  # noqa: ANN201 - torch is imported lazily
-    import torch.nn as nn
-
-    def block(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    return nn.Sequential(
-        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),          # 16
-        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),         # 8
-        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),         # 4
-        *block(96, 160), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Dropout(0.2), nn.Linear(160, len(NAMER_CLASSES)),
-    )
 
 
 def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
@@ -190,33 +175,3 @@ def _write_int8_copy(namer: Path, models_dir: Path) -> None:
     if finder.is_file():
         copy = export_namer_int8(namer, int8_sibling(namer), finder)
         print(f"namer: wrote {copy} (INT8)", flush=True)
-
-
-def with_features(net):  # noqa: ANN001, ANN201 - torch modules
-    """The :func:`build_net` network answering ``(logits, features)``: the features are the
-    pooled description the last layer reads (the deck enrolment compares them,
-    :mod:`cardref.vision.detector.deck`)."""
-    import torch.nn as nn
-
-    class WithFeatures(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.body, self.head = net[:-2], net[-1]  # the dropout between them is off at inference
-
-        def forward(self, x):  # noqa: ANN001, ANN202
-            f = self.body(x)
-            return self.head(f), f
-
-    return WithFeatures()
-
-
-def export_onnx(net, path: Path) -> Path:  # noqa: ANN001
-    """Export ``net`` with its class list in the metadata; a :func:`build_net` network also
-    gets its ``features`` output."""
-    import torch
-
-    names: tuple[str, ...] = ("logits",)
-    if isinstance(net, torch.nn.Sequential) and isinstance(net[-1], torch.nn.Linear):
-        net = with_features(net)
-        names = ("logits", "features")
-    return export_classifier(net, path, CROP_SIZE, NAMER_CLASSES, names)

@@ -1,20 +1,29 @@
 """What the two patch classifiers' trainers share (the corner namer, :mod:`.namer_train`, and
 the suit reader, :mod:`.body_train`): a run that resumes from its checkpoint or starts from
-other weights, the epoch loop under a wall-clock budget, the light and colour augmentations,
-and the ONNX export with the class list in the metadata.
+other weights, the epoch loop under a wall-clock budget, and the grey and blur augmentations.
+The augmentations and the ONNX export the deck adaptation also runs live in the runtime's
+:mod:`cardref.vision.detector.namer_finetune` and are imported from there.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from cardref.vision.detector.namer import patches_blob
+from cardref.vision.detector.namer_finetune import (  # noqa: F401 - the trainers' augmentations and export
+    export_classifier,
+    light_and_colour,
+    noisy,
+    quarter_turned,
+    softened,
+    warped,
+)
 
 #: Optimiser steps over which the learning rate warms up.
 WARMUP_STEPS = 100
@@ -111,53 +120,6 @@ def fit(run: Run, x: np.ndarray, y: np.ndarray, *, batch: int, lr: float, seed: 
         net.load_state_dict(run.best_state)
 
 
-def light_and_colour(x, gen, gain: float = 0.5, cast: float = 0.2, bias: float = 0.2, contrast: float = 0.6):  # noqa: ANN001, ANN201
-    """Brightness, colour cast, offset and contrast drawn per patch (tensors ``(n, 3, s, s)`` in 0..1)."""
-    import torch
-
-    n = x.shape[0]
-    g = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * gain
-    c = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * cast
-    b = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * bias
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    k = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * contrast
-    return ((x - mean) * k + mean) * g * c + b
-
-
-def quarter_turned(x, gen):  # noqa: ANN001, ANN201
-    """Each patch at a quarter turn drawn for it (a card lies any way up; never a mirror image)."""
-    import torch
-
-    k = torch.randint(0, 4, (x.shape[0],), generator=gen)
-    return torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(x.shape[0])])
-
-
-def warped(x, gen, p: float = 0.5, turn: float = 0.9, shear: float = 0.6, scale: tuple[float, float] = (0.9, 1.15),  # noqa: ANN001, ANN201
-           shift: float = 0.0):
-    """A share ``p`` of the patches turned (up to ``turn``/2 radians either way), sheared,
-    scaled and, with ``shift``, moved (up to ``shift``/2 of the patch either way): a card
-    seen obliquely, a box that fits its index loosely."""
-    import torch
-
-    n = x.shape[0]
-    warp = torch.rand(n, generator=gen) < p
-    if warp.any():
-        m = int(warp.sum())
-        ang = (torch.rand(m, generator=gen) - 0.5) * turn
-        sh = (torch.rand(m, generator=gen) - 0.5) * shear
-        sc = scale[0] + torch.rand(m, generator=gen) * (scale[1] - scale[0])
-        tx = ty = torch.zeros(m)
-        if shift:
-            tx = (torch.rand(m, generator=gen) - 0.5) * shift
-            ty = (torch.rand(m, generator=gen) - 0.5) * shift
-        cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
-        theta = torch.stack([torch.stack([cos, -sin + sh * cos, tx], 1),
-                             torch.stack([sin, cos + sh * sin, ty], 1)], 1)
-        grid = torch.nn.functional.affine_grid(theta, list(x[warp].shape), align_corners=False)
-        x[warp] = torch.nn.functional.grid_sample(x[warp], grid, padding_mode="border", align_corners=False)
-    return x
-
-
 def greyed(x, gen, p: float):  # noqa: ANN001, ANN201
     """A share ``p`` of the patches in grey (black-and-white photos: suits by shape alone)."""
     import torch
@@ -179,42 +141,3 @@ def blurred(x, gen, p: float):  # noqa: ANN001, ANN201
         x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
                                              kern, groups=3)
     return x
-
-
-def softened(x, gen, most: float = 0.8):  # noqa: ANN001, ANN201
-    """Each patch mixed with its 3x3 box blur, at a weight drawn up to ``most`` (focus and
-    motion vary from frame to frame)."""
-    import torch
-
-    box = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
-    w = torch.rand(x.shape[0], 1, 1, 1, generator=gen) * most
-    return x * (1 - w) + box * w
-
-
-def noisy(x, gen, sigma: float = 0.03):  # noqa: ANN001, ANN201
-    """Sensor noise of a per-patch strength up to ``sigma``, clipped to 0..1."""
-    import torch
-
-    n = x.shape[0]
-    return (x + torch.randn(x.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * sigma)).clamp(0, 1)
-
-
-def export_classifier(net: Any, path: Path, size: int, classes: Sequence[str], names: Sequence[str] = ("logits",)) -> Path:
-    """Export ``net`` (input ``patches`` of ``size`` x ``size``, outputs ``names``, all with a
-    free batch axis) to ONNX with ``classes`` in its metadata."""
-    import onnx
-    import torch
-
-    net.eval()
-    dummy = torch.zeros(1, 3, size, size)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.onnx")
-    axes = {n: {0: "n"} for n in ("patches", *names)}
-    torch.onnx.export(net, dummy, str(tmp), input_names=["patches"], output_names=list(names),
-                      dynamic_axes=axes, opset_version=17, dynamo=False)
-    model = onnx.load(str(tmp))
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "classes", json.dumps(list(classes))
-    onnx.save(model, str(path))
-    tmp.unlink()
-    return path

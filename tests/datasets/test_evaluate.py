@@ -105,7 +105,7 @@ def test_evaluation_runs_the_boxes_through_the_namer(small_library, tmp_path):
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import evaluate_synthetic
     from cardref.datasets.generate import generate
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.detector.namer import NAMER_CLASSES, NOT_A_CORNER
 
     class SaysNone(torch.nn.Module):
@@ -157,7 +157,7 @@ def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library,
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import evaluate_real_enrolled
     from cardref.datasets.generate import generate
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.classes import CLASS_NAMES
     from cardref.vision.detector.namer import NAMER_CLASSES
 
@@ -188,7 +188,7 @@ def test_deck_probe_scores_each_design_alone_and_enrolled(small_library, tmp_pat
 
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import deck_probe
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.detector.namer import NAMER_CLASSES
 
     torch.manual_seed(0)

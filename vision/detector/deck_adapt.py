@@ -91,7 +91,8 @@ def base_weights() -> Path:
 
 def _load_base(path: Path):  # noqa: ANN202 - a torch module
     import torch
-    from cardref.datasets.namer_train import build_net
+
+    from .namer_finetune import build_net
 
     if not path.is_file():
         raise ModelFileError(path, "the corner namer's PyTorch weights are missing (deck adaptation starts from them)",
@@ -106,7 +107,7 @@ def _load_base(path: Path):  # noqa: ANN202 - a torch module
 
 
 def _augmented(x, gen):  # noqa: ANN001, ANN202 - torch tensors (n, 3, s, s) in 0..1
-    from cardref.datasets.patch_training import light_and_colour, noisy, quarter_turned, softened, warped
+    from .namer_finetune import light_and_colour, noisy, quarter_turned, softened, warped
 
     x = quarter_turned(x, gen)
     x = warped(x, gen, p=1.0, turn=0.5, shear=0.3, scale=(0.85, 1.15), shift=0.2)
@@ -124,7 +125,8 @@ def adapt_namer(patches: np.ndarray | Sequence[np.ndarray], codes: Sequence[str]
     the features output and class list, as the shipped namer), as bytes.  ``progress(step,
     steps)`` is called every 20 steps."""
     import torch
-    from cardref.datasets.namer_train import export_onnx
+
+    from .namer_finetune import export_onnx
 
     if len(patches) != len(codes) or not len(codes):
         raise ValueError(f"{len(patches)} patches for {len(codes)} codes")

@@ -149,7 +149,7 @@ def test_missing_reader_file_is_named(tmp_path: Path) -> None:
 
 
 def test_a_namer_is_not_a_suit_reader(tmp_path: Path) -> None:
-    from cardref.datasets.namer_train import build_net, export_onnx
+    from cardref.vision.detector.namer_finetune import build_net, export_onnx
 
     path = export_onnx(build_net(), tmp_path / "namer.onnx")
     with pytest.raises(ModelFileError, match="another class list"):

@@ -240,7 +240,7 @@ torch = pytest.importorskip("torch")  # stand-in namers are exported with PyTorc
 def tiny_namer(tmp_path_factory) -> Path:
     """A namer network of the shipped shape (Sequential ending in a Linear), so it is exported
     with its features output."""
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
@@ -267,7 +267,7 @@ def test_a_profile_is_only_used_with_the_namer_that_made_it(tiny_namer: Path) ->
 
 
 def test_a_namer_without_features_cannot_enrol(tmp_path) -> None:
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     class Plain(torch.nn.Module):
         def forward(self, x):  # noqa: ANN001, ANN202
@@ -340,7 +340,7 @@ def test_the_shipped_detector_enrols_a_simulated_layout(tmp_path) -> None:
 def namer_of_shipped_shape(tmp_path_factory) -> tuple[Path, Path]:
     """A namer of the shipped architecture (random weights): its PyTorch weights, which the
     adaptation starts from, and its ONNX export, which a CornerNamer runs."""
-    from cardref.datasets.namer_train import build_net, export_onnx
+    from cardref.vision.detector.namer_finetune import build_net, export_onnx
 
     torch.manual_seed(0)
     net = build_net()

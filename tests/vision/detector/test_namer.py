@@ -43,7 +43,7 @@ class ColourNet(torch.nn.Module):
 
 @pytest.fixture(scope="module")
 def colour_namer(tmp_path_factory) -> Path:
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     return export_onnx(ColourNet(), tmp_path_factory.mktemp("namer") / "colour.onnx")
 
@@ -243,7 +243,7 @@ class TopHalfNet(torch.nn.Module):
 
 
 def test_turns_average_the_patch_seen_every_way(tmp_path) -> None:
-    from cardref.datasets.namer_train import export_onnx
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     path = export_onnx(TopHalfNet(), tmp_path / "tophalf.onnx")
     patch = np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)
