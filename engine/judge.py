@@ -14,7 +14,7 @@ from typing import Any
 
 from . import registry
 from .decks import SeenCards
-from .eventlog import LogLine, parse_line, read_lines
+from .eventlog import LogLine, loads_line, parse_line, read_lines
 from .events import (
     AnyEvent,
     BottomEvent,
@@ -96,9 +96,9 @@ def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict
 
     def raw(ref: int) -> dict[str, Any] | None:
         if ref not in raws:
-            try:
-                obj = json.loads(lines[ref].raw) if lines[ref].raw else None
-            except (json.JSONDecodeError, RecursionError):
+            try:  # read as strictly as the line itself was: a rejected line stays rejected
+                obj = loads_line(lines[ref].raw) if lines[ref].raw else None
+            except EventError:
                 obj = None
             raws[ref] = obj if isinstance(obj, dict) else None
         return raws[ref]

@@ -125,3 +125,19 @@ def test_text_lines_names_a_file_that_is_not_a_text_log(tmp_path, content: bytes
 def test_text_lines_names_a_missing_file(tmp_path) -> None:
     with pytest.raises(LogFileError, match="cannot read .*missing.jsonl"):
         text_lines(str(tmp_path / "missing.jsonl"))
+
+
+@pytest.mark.parametrize(("case", "text", "code"), HOSTILE, ids=[c for c, _, _ in HOSTILE])
+def test_a_correction_of_a_hostile_line_is_a_bad_ref_not_a_traceback(tmp_path, capsys, case: str, text: str,
+                                                                     code: str) -> None:
+    """A ``correct`` naming a rejected line does not bring it back: the judge reads the
+    target as strictly as the line itself was read (correct.bad_ref, spec "correct")."""
+    fix = '{"type":"correct","ref":1,"seat":1,"who":"ref","why":"misread"}'
+    log = tmp_path / "hostile.jsonl"
+    log.write_text("\n".join([DEAL, text, PLAY, fix]) + "\n", encoding="utf-8")
+    assert cli(["judge", str(log), "--lang", "en"]) == 0
+    out, err = capsys.readouterr()
+    verdicts = [json.loads(x) for x in out.splitlines()][:-1]
+    assert [v["i"] for v in verdicts] == [0, 1, 2, 3]
+    assert verdicts[1]["code"] == code and verdicts[3]["code"] == "correct.bad_ref", case
+    assert "Traceback" not in err
