@@ -168,7 +168,8 @@ def _write_int8_copy(namer: Path, models_dir: Path) -> None:
     what the finder beside it finds; without a finder export there, none (an older copy
     is stale and never runs: :mod:`cardref.vision.detector.int8`)."""
     from cardref.vision.detector import MODEL_STEM
-    from cardref.vision.detector.export import export_namer_int8
+
+    from .export import export_namer_int8
     from cardref.vision.detector.int8 import int8_sibling
 
     finder = models_dir / f"{MODEL_STEM}.onnx"

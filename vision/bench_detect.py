@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     model_desc = args.model or default_model_paths()["torch"][0].with_suffix(".*")
     t0 = time.perf_counter()
-    from cardref.vision.detector.frames import table_frames
+    from cardref.datasets.frames import table_frames
 
     frames = table_frames(4, width=width, height=height, rendered=not args.drawn)
     print(f"detector benchmark: {len(frames)} {width}x{height} table frames ({time.perf_counter() - t0:.1f} s "

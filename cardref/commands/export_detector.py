@@ -1,6 +1,6 @@
 """``cardref export-detector``: export the PyTorch detector to ONNX (used by ONNX Runtime and OpenVINO).
 
-The float export stores its weights as float16 (:mod:`cardref.vision.detector.onnx_weights`;
+The float export stores its weights as float16 (:mod:`cardref.datasets.onnx_weights`;
 it still computes in float32).  ``--int8`` also writes the INT8 copies of the finder and of
 the corner namer that OpenVINO runs on CPUs without bf16 units once they pass the load-time
 check (:mod:`cardref.vision.detector.int8_check`), and compares them with the float files on
@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from cardref.vision.detector import DetectorError, default_model_paths, models_dir
     from cardref.vision.detector.backends import OnnxBackend
     from cardref.vision.detector.cpu import isa_line
-    from cardref.vision.detector.export import (
-        DEFAULT_EXPORT_SHAPE,
+    from cardref.datasets.export import (
         compare_backends,
         compare_corners,
         compare_namers,
@@ -53,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         export_onnx,
         write_check_frames,
     )
-    from cardref.vision.detector.frames import table_frames
+    from cardref.datasets.frames import table_frames
+    from cardref.datasets.onnx_weights import store_weights_half
     from cardref.vision.detector.int8 import int8_sibling
     from cardref.vision.detector.int8_check import (
         check_dir,
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         namer_comparison,
     )
     from cardref.vision.detector.namer import NAMER_STEM
-    from cardref.vision.detector.onnx_weights import store_weights_half
+    from cardref.vision.detector.scale import DEFAULT_EXPORT_SHAPE
 
     weights = args.weights or default_model_paths()["torch"][0]
     out = args.out or weights.with_suffix(".onnx")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .export import DEFAULT_EXPORT_SHAPE
+#: Input shape (height, width) of the shipped finder export: a 1280x720 frame letterboxed to
+#: a multiple of the model stride (32) is 1280x736 (``cardref.datasets.export`` exports at it).
+DEFAULT_EXPORT_SHAPE: tuple[int, int] = (736, 1280)
 
 #: Card heights, in pixels, of the scenes the corner finder was trained on
 #: (``cardref.datasets.scenes.SceneConfig.card_px``; a test keeps the two equal).

@@ -19,7 +19,7 @@ from cardref.vision.detector import (
 )
 from cardref.vision.detector.backends import OnnxBackend, TorchBackend
 from cardref.vision.detector.decode import decode_yolo, letterbox
-from cardref.vision.detector.export import compare_corners
+from cardref.datasets.export import compare_corners
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "detector"
 PT, ONNX = FIXTURES / "tiny.pt", FIXTURES / "tiny.onnx"

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardref.datasets import int8_build
+from cardref.datasets.export import _float_nodes
+from cardref.datasets.onnx_weights import float_weights, has_half_weights, store_weights_half
 from cardref.vision.detector import _openvino_order, int8, load_detector, models_dir
-from cardref.vision.detector.export import _float_nodes
 from cardref.vision.detector.namer import NAMER_STEM, CornerNamer, crop_corner, patches_blob
-from cardref.vision.detector.onnx_weights import float_weights, has_half_weights, store_weights_half
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -80,7 +81,7 @@ def test_float_weights_undo_the_half_storage(namer_copy: Path, tmp_path: Path) -
 def test_a_quantised_namer_is_stamped_reads_alike_and_runs_only_while_fresh(
         namer_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     batches = [patches_blob(_patches(16, seed)) for seed in range(3)]
-    copy = int8.quantize(namer_copy, int8.int8_sibling(namer_copy), batches)
+    copy = int8_build.quantize(namer_copy, int8.int8_sibling(namer_copy), batches)
     assert copy.name == f"{NAMER_STEM}-int8.onnx" and copy.stat().st_size < 0.5 * namer_copy.stat().st_size
     assert int8.int8_source(copy) == int8.file_digest(namer_copy)
     assert int8.is_fresh(copy, namer_copy)
@@ -126,7 +127,7 @@ def test_openvino_runs_the_int8_finder_only_where_it_is_fast_and_fresh(
     float_model = _tiny_model(tmp_path / "finder.onnx")
     copy = _tiny_model(int8.int8_sibling(float_model))
     if stamped:
-        int8.stamp(copy, float_model)
+        int8_build.stamp(copy, float_model)
     if not same_source:
         float_model.write_bytes(float_model.read_bytes() + b"\0")  # not the file it was made from
     monkeypatch.setattr("cardref.vision.detector.prefer_int8", lambda: prefer)
@@ -175,6 +176,6 @@ def test_the_shipped_finder_and_its_int8_copy_leave_height_and_width_free(tmp_pa
         backend = OnnxBackend(path)
         assert backend.input_shape == (736, 1280)
         assert backend.at_shape((352, 320)).input_shape == (352, 320)
-        assert int8._free_input_shape(onnx.load(str(path), load_external_data=False))
+        assert int8_build._free_input_shape(onnx.load(str(path), load_external_data=False))
     fixed = onnx.load(str(_tiny_model(tmp_path / "fixed.onnx")))
-    assert not int8._free_input_shape(fixed)
+    assert not int8_build._free_input_shape(fixed)

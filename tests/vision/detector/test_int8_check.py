@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardref.datasets import int8_build
 from cardref.vision.detector import int8, int8_check, load_detector, models_dir
 from cardref.vision.detector.int8_check import MIN_CORNER_SHARE, MIN_SAME_NAME, Verdict
 from cardref.vision.detector.namer import NAMER_STEM, CornerNamer
@@ -70,7 +71,7 @@ def test_the_path_the_runtime_chooses_reads_the_check_frames_as_the_float_files(
 
 def _broken_copy(float_path: Path, out: Path) -> Path:
     """A stamped "INT8 copy" that reads otherwise: the float namer with its weights scrambled."""
-    from cardref.vision.detector.onnx_weights import float_weights
+    from cardref.datasets.onnx_weights import float_weights
 
     model = float_weights(float_path)
     rng = np.random.default_rng(0)
@@ -79,7 +80,7 @@ def _broken_copy(float_path: Path, out: Path) -> Path:
             w = onnx.numpy_helper.to_array(init)
             init.CopyFrom(onnx.numpy_helper.from_array(rng.permutation(w.ravel()).reshape(w.shape), init.name))
     onnx.save(model, str(out))
-    int8.stamp(out, float_path)
+    int8_build.stamp(out, float_path)
     return out
 
 

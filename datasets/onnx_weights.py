@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ModelFileError
+from cardref.vision.detector.errors import ModelFileError
 
 #: Suffix of a float16 initializer that a Cast node turns back into the float32 ``name``.
 HALF_SUFFIX = "__fp16"

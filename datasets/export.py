@@ -5,7 +5,7 @@ the CPU at load time, so the repository does not need a second copy of the weigh
 OpenVINO IR.  The shipped export leaves the input's height and width free (``dynamic``):
 its metadata names the default shape (736x1280, a 1280x720 frame), at which the backends
 compile it, and a video stream compiles a second copy at the size of the tiles it looks at
-again where the table changed (:mod:`.regions`).  OpenVINO runs it compiled at one fixed
+again where the table changed (:mod:`cardref.vision.detector.regions`).  OpenVINO runs it compiled at one fixed
 shape each time (run with its shape left free, it was 1.7 times slower).
 """
 
@@ -19,13 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..types import box_iou
-from .backends import CornerDetector
-from .errors import ModelFileError
-
-#: Input shape (height, width) of the shipped export: a 1280x720 frame letterboxed to a
-#: multiple of the model stride (32) is 1280x736.
-DEFAULT_EXPORT_SHAPE: tuple[int, int] = (736, 1280)
+from cardref.vision.detector.backends import CornerDetector
+from cardref.vision.detector.errors import ModelFileError
+from cardref.vision.detector.scale import DEFAULT_EXPORT_SHAPE
+from cardref.vision.types import box_iou
 
 
 def export_onnx(weights: str | Path, out: str | Path, imgsz: int | tuple[int, int] = DEFAULT_EXPORT_SHAPE,
@@ -127,7 +124,7 @@ def compare_backends(weights: str | Path, onnx_path: str | Path, frames: list[np
 
     The threshold is low (``conf``) so that many boxes, weak ones included, are compared.
     """
-    from .backends import OnnxBackend, TorchBackend
+    from cardref.vision.detector.backends import OnnxBackend, TorchBackend
     from .frames import table_frames
 
     onnx = OnnxBackend(onnx_path, conf=conf)
@@ -141,8 +138,8 @@ def compare_namers(float_namer: str | Path, int8_namer: str | Path, finder_path:
                    frames: list[np.ndarray]) -> str:
     """How often two namers (a float one and its INT8 copy) give a corner the same code, on
     the corners ``finder_path`` finds in ``frames``: a one-line summary."""
-    from .backends import OnnxBackend
-    from .namer import NAMER_CLASSES, CornerNamer, crop_corner
+    from cardref.vision.detector.backends import OnnxBackend
+    from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer, crop_corner
 
     finder = OnnxBackend(finder_path)
     a, b = CornerNamer(float_namer, int8=False), CornerNamer(int8_namer, int8=False)
@@ -162,7 +159,7 @@ def compare_namers(float_namer: str | Path, int8_namer: str | Path, finder_path:
 
 def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray] | None = None,
                 n_frames: int = 16) -> Path:
-    """Quantise an exported finder to INT8 (:func:`.int8.quantize`), calibrated on rendered
+    """Quantise an exported finder to INT8 (:func:`.int8_build.quantize`), calibrated on rendered
     table frames, and stamp it with the float file's digest.
 
     The first convolution (it sees the raw image) and the head's last convolutions and its
@@ -171,10 +168,10 @@ def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray]
     layers too: 0.7992).  Check the accuracy of a copy before shipping it (``cardref
     export-detector --int8`` compares it with the float model).
     """
-    from .backends import OnnxBackend
-    from .decode import letterbox
+    from cardref.vision.detector.backends import OnnxBackend
+    from cardref.vision.detector.decode import letterbox
     from .frames import table_frames
-    from .int8 import quantize
+    from .int8_build import quantize
 
     onnx_path = Path(onnx_path)
     if not onnx_path.is_file():
@@ -191,9 +188,9 @@ def export_namer_int8(namer_path: str | Path, out: str | Path, finder_path: str 
     of the corners the finder (``finder_path``, an ONNX export) finds on rendered table
     frames, at every quarter turn.  On held-out real photos through ``cardref detect``, card
     F1 0.8044 with the float namer, 0.8036 with its INT8 copy (float finder both times)."""
-    from .backends import OnnxBackend
-    from .int8 import quantize
-    from .namer import TURNS, crop_corner, patches_blob
+    from cardref.vision.detector.backends import OnnxBackend
+    from .int8_build import quantize
+    from cardref.vision.detector.namer import TURNS, crop_corner, patches_blob
 
     finder = OnnxBackend(finder_path, conf=0.05)
     if frames is None:
@@ -244,7 +241,7 @@ def _head_decoding_nodes(graph) -> list[str]:  # noqa: ANN001 - onnx.GraphProto
 
 
 def write_check_frames(folder: str | Path, scenes: int = 2, quality: int = 90) -> Path:
-    """Write the INT8 check frames (:mod:`.int8_check`) to ``folder``: a simulated deck layout
+    """Write the INT8 check frames (:mod:`cardref.vision.detector.int8_check`) to ``folder``: a simulated deck layout
     (54 cards in suit rows) and ``scenes`` rendered table scenes at 1280x720, as JPEG, with
     the boxes of their corner indices in ``frames.json``.  Build-time only: it renders with the
     simulator and the data generator, which the runtime never imports."""
