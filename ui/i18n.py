@@ -32,6 +32,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "banner.camera_lost": ("摄像头画面中断（{seconds:.0f} 秒无画面），正在重连……已记录的事件都保留着。",
                            "Camera lost ({seconds:.0f} s without a frame), reconnecting… every event so far is kept."),
     "banner.video_ended": ("视频已播完。", "The video has ended."),
+    "banner.bad_header": ("开局文件未采用：{detail}", "The header file is not used: {detail}"),
     "banner.no_pipeline": ("识别流水线不可用（{detail}）：只显示画面，事件请手工录入。",
                            "The recognition pipeline is not available ({detail}): showing the picture only; "
                            "enter events by hand."),

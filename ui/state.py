@@ -36,34 +36,35 @@ class LiveTable:
     pipeline_name: str = ""
 
 
-def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
+def header_events(cfg: UiConfig, problems: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
     """What the live log starts with: the deal (and hands) of ``--header``, or of the
     ``truth.jsonl`` beside a video made by ``cardref simulate``; else a deal of ``--game``
-    with the ``--deal`` options and the players' names."""
-    import json
+    with the ``--deal`` options and the players' names.
 
-    from cardref.engine.events import GAME_SEATS
+    The header is read by the one reader of every entry point
+    (:func:`cardref.vision.session.header_events`): a bad header line or a header dealt for
+    another game is not used, and says why in ``problems`` (a banner), never silently."""
+    from cardref.engine.events import GAME_SEATS, DealEvent
+    from cardref.vision.session import HeaderError, read_header
+    from cardref.vision.session import header_events as session_header_events
 
     header = cfg.header
     if not header and cfg.mode == "video" and cfg.video:  # cardref simulate's truth, or the demo's log
         header = next((str(Path(cfg.video).with_name(n)) for n in ("truth.jsonl", "table.jsonl")
                        if Path(cfg.video).with_name(n).is_file()), None)
-    out: list[dict[str, Any]] = []
     if header:
+        events = []
         try:
-            for line in Path(header).read_text(encoding="utf-8").splitlines():
-                obj = json.loads(line) if line.strip() else None
-                if not isinstance(obj, dict):
-                    continue
-                if obj.get("type") in ("play", "pass", "bottom", "correct"):
-                    break
-                out.append(obj)
-        except (OSError, ValueError):
-            out = []
-        deal = next((o for o in out if o.get("type") == "deal"), None)
-        if deal is not None and cfg.game and deal.get("game") != cfg.game:
-            out = []  # a header of another game is not this table's
-        if deal is not None and out:
+            lines = read_header(header)
+            game = cfg.game or _header_game(lines)
+            if game in GAME_SEATS and _header_game(lines) is not None:  # a header without a deal adds none
+                events = session_header_events(game, header_lines=lines)
+        except HeaderError as exc:
+            if problems is not None:
+                problems.append(("banner.bad_header", str(exc)))
+        out = [e.to_json() for e in events]
+        deal = next((o for o, e in zip(out, events, strict=True) if isinstance(e, DealEvent)), None)
+        if deal is not None:
             if cfg.names and "names" not in deal:
                 deal["names"] = cfg.names
             return out
@@ -74,6 +75,14 @@ def header_events(cfg: UiConfig) -> list[dict[str, Any]]:
     if cfg.names:
         deal["names"] = cfg.names
     return [deal]
+
+
+def _header_game(lines: list[str]) -> str | None:
+    """The game of the first deal line of a header (None: no readable deal)."""
+    from cardref.engine.eventlog import read_lines
+    from cardref.engine.events import DealEvent
+
+    return next((ln.event.game for ln in read_lines(lines) if isinstance(ln.event, DealEvent)), None)
 
 
 def missing_options(game: str, options: dict[str, Any]) -> list[str]:
@@ -126,7 +135,7 @@ def live_table(cfg_json: str) -> LiveTable:
         except LogOpenError:
             pass
     if not any('"deal"' in line for line in log.lines):
-        for obj in header_events(cfg):
+        for obj in header_events(cfg, problems):
             log.append(obj)
     calibration, why = load_calibration(cfg.calibration)
     if why:

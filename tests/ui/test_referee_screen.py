@@ -100,6 +100,30 @@ def test_a_shengji_table_without_options_starts_no_deal_of_guesses() -> None:
     assert header_events(UiConfig(mode="camera", camera=0, game="gouji-yucheng"))[0]["game"] == "gouji-yucheng"
 
 
+def test_the_dashboard_reads_a_header_as_watch_does(tmp_path) -> None:
+    """One header reader for every entry point (issue #30): the deal of a header is used
+    with the players' names; a header of another game, or not UTF-8, is refused with a
+    banner instead of being dropped silently."""
+    from cardref.ui.state import header_events
+
+    header = tmp_path / "head.jsonl"
+    header.write_text('{"type":"deal","game":"guafeng-zibo","seats":4,"level":"3","trump":"H","dealer":2}\n'
+                      '{"type":"play","seat":2,"cards":["3H"]}\n', encoding="utf-8")
+    problems: list = []
+    got = header_events(UiConfig(mode="camera", camera=0, game="guafeng-zibo", header=str(header),
+                                 names=["a", "b", "c", "d"]), problems)
+    assert [e["type"] for e in got] == ["deal"] and got[0]["level"] == "3" and got[0]["names"] == ["a", "b", "c", "d"]
+    assert problems == []
+    other = header_events(UiConfig(mode="camera", camera=0, game="gouji-yucheng", header=str(header)), problems)
+    assert other[0]["game"] == "gouji-yucheng"  # the table's own game, not the header's
+    assert [k for k, _ in problems] == ["banner.bad_header"] and "guafeng-zibo" in problems[0][1]
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    problems.clear()
+    assert header_events(UiConfig(mode="camera", camera=0, game="guafeng-zibo", header=str(binary)), problems) == []
+    assert [k for k, _ in problems] == ["banner.bad_header"]
+
+
 # -- 5. sentences for referees, codes for developers -------------------------------------------
 
 def test_a_fault_shows_its_sentence_and_keeps_the_code_as_a_tooltip() -> None:
