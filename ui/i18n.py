@@ -80,6 +80,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "verdict.ok": ("✓", "✓"),
     # event types
     "type.deal": ("开局", "deal"),
+    "deal.level": ("打{level}", "level {level}"),
+    "deal.trump": ("主{suit}", "trump {suit}"),
+    "deal.no_trump": ("无主", "no trump"),
+    "deal.dealer": ("庄家 {seat}", "dealer {seat}"),
+    "deal.leader": ("首出 {seat}", "leader {seat}"),
     "type.hand": ("手牌", "hand"),
     "type.bottom": ("底牌", "bottom"),
     "type.play": ("出牌", "play"),

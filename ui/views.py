@@ -28,7 +28,7 @@ from cardref.engine.events import (
 from cardref.engine.judge import DealRun, JudgeResult
 from cardref.engine.verdict import Verdict
 
-from .i18n import declare_title, seat_title, tr
+from .i18n import declare_title, game_title, seat_title, tr
 
 NONE = "—"
 
@@ -122,10 +122,38 @@ class Row:
     deal: int | None = None
 
 
+_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: deal options the 开局 row names in words, in this order (others follow as ``name value``).
+_DEAL_WORDS = ("level", "trump", "dealer", "leader")
+#: deal options that are the log's bookkeeping, not the deal's settings.
+_DEAL_QUIET = {"names", "source", "hand_sizes"}
+
+
+def deal_text(event: DealEvent, lang: str = "zh") -> str:
+    """The 开局 line in words: the game's title, then 打4 · 主♥ · 庄家 东 · 首出 南 (catalogue
+    ``deal.*``); ``trump`` null is 无主.  An option the catalogue has no words for follows as
+    ``name value``."""
+    opts = event.options
+    parts = [game_title(event.game, lang)]
+    if "level" in opts:
+        parts.append(tr("deal.level", lang, level=show(opts["level"])))
+    if "trump" in opts:
+        suit = opts["trump"]
+        parts.append(tr("deal.no_trump", lang) if suit in (None, "", "NT", "N")
+                     else tr("deal.trump", lang, suit=_SUIT_SYMBOLS.get(str(suit), show(suit))))
+    for key in ("dealer", "leader"):
+        seat = opts.get(key)
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            parts.append(tr(f"deal.{key}", lang, seat=seat_title(seat, event.seats, lang)))
+        elif key in opts:
+            parts.append(tr(f"deal.{key}", lang, seat=show(seat)))
+    parts += [f"{k} {show(v)}" for k, v in opts.items() if k not in _DEAL_WORDS and k not in _DEAL_QUIET]
+    return " · ".join(parts)
+
+
 def _describe(event: AnyEvent | None, lang: str, seats: int = 4) -> str:
     if isinstance(event, DealEvent):
-        opts = " ".join(f"{k}={show(v)}" for k, v in event.options.items() if k != "names")
-        return f"{event.game} {opts}".strip()
+        return deal_text(event, lang)
     if isinstance(event, DeclareEvent):
         extra = " ".join(codes_of(event.cards))
         return f"{declare_title(event.what, lang)} {extra}".strip()
