@@ -69,6 +69,15 @@ def _opp(seat: int) -> int:
     return (seat + 3) % SEATS
 
 
+def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> int | None:
+    """The 大落 (last place) of the previous deal when it was a 够级 deal of the same rules
+    whose last place is known; else ``None``."""
+    if not isinstance(previous, GoujiReferee) or previous.s is not settings or previous.phase == "void":
+        return None
+    places = previous.order()
+    return places[-1] if places else None
+
+
 class GoujiReferee(DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
@@ -80,6 +89,8 @@ class GoujiReferee(DealReferee):
         leader = deal.options.get("leader")
         ok = isinstance(leader, int) and not isinstance(leader, bool) and 0 <= leader < SEATS
         self.leader: int | None = leader if ok else None
+        #: the previous deal's 大落 when it leads this deal (004:17, see ``opening_faults``)
+        self.daluo: int | None = None
         self.hands: list[Hand | None] = [None] * SEATS
         self.eaten: list[list[Card]] = [[] for _ in range(SEATS)]
         sizes = deal.hand_sizes if deal.hand_sizes and len(deal.hand_sizes) == SEATS else None
@@ -132,11 +143,32 @@ class GoujiReferee(DealReferee):
         self._pre: tuple | None = None
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
-        """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads)."""
+        """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads).
+
+        From the second deal of a log on, the previous 够级 deal's 大落 leads (004:17
+        「第二局开始由大落上班」, decision D29): when that deal's last place is known, it becomes
+        the leader of this deal; a ``leader`` option naming another seat is ``gouji.bad_option``.
+        A previous deal whose last place is unknown (a camera log cut short) checks nothing."""
         leader = self.deal.options.get("leader")
         if leader is not None and self.leader is None:
             return [Fault("gouji.bad_option", {"key": "leader", "value": leader, "why": "a seat 0-5"})]
+        daluo = _previous_daluo(previous, self.s)
+        if daluo is None:
+            return []
+        self.daluo = daluo
+        if self.leader is None:
+            self.leader = daluo
+        elif self.leader != daluo:
+            return [Fault("gouji.bad_option", {"key": "leader", "value": leader,
+                                               "why": f"上局大落座位 {daluo}（第二局开始由大落上班，004:17）"})]
         return []
+
+    def _lead_facts(self, seat: int, lead: int) -> dict[str, Any]:
+        """Facts of ``gouji.not_your_lead``; the first lead of a later deal names the 大落."""
+        facts: dict[str, Any] = {"seat": seat, "leader": lead}
+        if self.daluo is not None and self.cur is None and lead == self.daluo:
+            facts["daluo"] = self.daluo
+        return facts
 
     # ------------------------------------------------------------------ helpers
     def is_wutou(self, seat: int) -> bool:
@@ -393,7 +425,7 @@ class GoujiReferee(DealReferee):
         if cur is None:
             lead = self.to_lead()
             if lead is not None and seat != lead:
-                return "lead", Fault("gouji.not_your_lead", {"seat": seat, "leader": lead}), False, False
+                return "lead", Fault("gouji.not_your_lead", self._lead_facts(seat, lead)), False, False
             return self._check_lead(seat, shape, final)
         owner = cur.seat
         if seat == owner:
