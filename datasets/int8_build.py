@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 from cardref.vision.detector.errors import ModelFileError
-from cardref.vision.detector.int8 import SOURCE_KEY, file_digest
+from cardref.vision.detector.digest import file_digest
+from cardref.vision.detector.int8 import SOURCE_KEY
 
 
 def stamp(int8_path: str | Path, float_path: str | Path) -> None:

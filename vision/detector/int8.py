@@ -18,9 +18,10 @@ file does, and faster, on this machine.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 from pathlib import Path
+
+from .digest import file_digest
 
 #: Metadata key of an INT8 copy: the digest (:func:`file_digest`) of its float file.
 SOURCE_KEY = "cardref.int8_source"
@@ -35,11 +36,6 @@ def int8_sibling(float_path: str | Path) -> Path:
 def is_int8_copy(path: str | Path) -> bool:
     """Whether ``path`` is named as an INT8 copy (:func:`int8_sibling`)."""
     return Path(path).name.endswith("-int8.onnx")
-
-
-def file_digest(path: str | Path) -> str:
-    """A short digest of the file's content (SHA-1, 16 hex digits)."""
-    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
 
 
 @functools.cache

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..types import CornerDetection, box_iou
 from .cpu import cpu_flags, cpu_name, isa_line
+from .digest import file_digest
 
 log = logging.getLogger("cardref.vision.detector.int8")
 
@@ -229,10 +230,10 @@ def finder_comparison(float_path: Path, int8_path: Path, frames: Sequence[CheckF
     the corners of both are named by the float namer (``namer_path``; a finder that names
     its own corners keeps its codes)."""
     from .backends import OpenVinoBackend
-    from .namer import CornerNamer
+    from .namer_core import FileNamer
 
     flt, q = OpenVinoBackend(float_path), OpenVinoBackend(int8_path)
-    namer = CornerNamer(namer_path, int8=False) if namer_path is not None and namer_path.is_file() else None
+    namer = FileNamer(namer_path) if namer_path is not None and namer_path.is_file() else None
 
     def reader(finder: OpenVinoBackend) -> Reader:
         def read(image: np.ndarray, _boxes: tuple) -> tuple[list[CornerDetection], float]:
@@ -247,11 +248,11 @@ def namer_comparison(float_path: Path, int8_path: Path, frames: Sequence[CheckFr
     """The INT8 namer against its float file on the check frames' corner boxes, both named as
     the product names them (four turns, inverted light ink, the product's thresholds)."""
     from ..classes import UNNAMED
-    from .namer import CornerNamer
+    from .namer_core import FileNamer
 
-    flt, q = CornerNamer(float_path, int8=False), CornerNamer(int8_path, int8=False)
+    flt, q = FileNamer(float_path), FileNamer(int8_path)
 
-    def reader(namer: CornerNamer) -> Reader:
+    def reader(namer: FileNamer) -> Reader:
         def read(image: np.ndarray, boxes: tuple) -> tuple[list[CornerDetection], float]:
             return _timed(namer.name, image, [CornerDetection(UNNAMED, 1.0, b) for b in boxes])
         return read
@@ -270,8 +271,6 @@ def _openvino_version() -> str:
 
 def verdict_key(kind: str, float_path: Path, int8_path: Path, extra: str = "") -> str:
     """The cache key of a verdict: what the check's outcome depends on."""
-    from .int8 import file_digest
-
     parts = {"check": CHECK_VERSION, "kind": kind, "cpu": sorted(cpu_flags()), "cpu_name": cpu_name(),
              "openvino": _openvino_version(), "float": file_digest(float_path), "int8": file_digest(int8_path),
              "frames": frames_digest(), "extra": extra,
@@ -319,8 +318,6 @@ def verdict(kind: str, float_path: str | Path, int8_path: str | Path, namer_path
     float_path, int8_path = Path(float_path), Path(int8_path)
     extra = ""
     if kind == "finder" and namer_path is not None and namer_path.is_file():
-        from .int8 import file_digest
-
         extra = file_digest(namer_path)
     key = verdict_key(kind, float_path, int8_path, extra)
     if key in _SEEN:

@@ -1,4 +1,10 @@
-"""The corner namer: a small classifier that names each corner index the detector found.
+"""The corner namer's reading: a small classifier that names each corner index the detector found.
+
+This module reads with the ONNX file it is given (:class:`FileNamer`); the product's
+:class:`~.namer.CornerNamer` adds the choice of that file (a fresh INT8 copy where it is the
+fast one, :mod:`.int8`).  The INT8 load-time check (:mod:`.int8_check`) reads through
+:class:`FileNamer`, which knows nothing of that choice: so the check and the choice do not
+import each other.
 
 The YOLO detector is good at *finding* the rank-and-suit indices and weak at telling 54
 look-alike classes apart from a few pixels; so the shipped detector is class-agnostic
@@ -19,7 +25,7 @@ then weighed against that deck's own enrolled corners.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,7 +35,7 @@ import numpy as np
 from ..classes import CLASS_NAMES
 from ..types import Box, CornerDetection
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
-from .int8 import file_digest, runtime_file
+from .digest import file_digest
 
 #: Side of the square patch the namer sees, in pixels.
 CROP_SIZE = 32
@@ -157,11 +163,12 @@ def load_onnx_bytes(blob: bytes, classes: Sequence[str], what: str, threads: int
         return load_onnx_classifier(path, classes, what, threads)
 
 
-class CornerNamer:
+class FileNamer:
     """Names corner boxes: ``name(frame, corners)`` returns them with card codes (or drops them).
 
-    ``model_path`` is the float ONNX export; its fresh INT8 copy beside it runs instead on CPUs
-    without bf16 units (``int8=False``: never).  ``min_prob`` drops a corner whose best card
+    ``model_path`` is the float ONNX export; ``runtime(model_path)``, where given, is the file
+    that runs instead (:class:`~.namer.CornerNamer` passes its INT8 choice), else
+    ``model_path`` itself runs.  ``min_prob`` drops a corner whose best card
     code is less likely than this; a corner the namer calls :data:`NOT_A_CORNER` is dropped.
     The reported confidence is the detector's box confidence times the namer's probability of
     the code; corners below ``min_conf`` are dropped (the detector's own threshold applies to
@@ -169,7 +176,8 @@ class CornerNamer:
     """
 
     def __init__(self, model_path: str | Path, min_prob: float = MIN_PROB, threads: int | None = None,
-                 min_conf: float = 0.0, turns: int = TURNS, inverted: bool = INVERTED, int8: bool = True) -> None:
+                 min_conf: float = 0.0, turns: int = TURNS, inverted: bool = INVERTED,
+                 runtime: Callable[[Path], Path] | None = None) -> None:
         if turns not in (1, 2, 4):
             raise ValueError("turns must be 1, 2 or 4")
         self.min_conf = min_conf
@@ -180,8 +188,8 @@ class CornerNamer:
             raise ModelFileError(path, "corner namer model not found", "train one with `cardref train-namer`")
         self.model_path = path
         #: the file that runs: ``model_path``, or its INT8 copy where that is the fast one
-        #: (``int8``, :func:`.int8.runtime_file`); a deck profile belongs to ``model_path`` either way
-        self.runtime_path = runtime_file(path) if int8 else path
+        #: (``runtime``, :func:`.int8.runtime_file`); a deck profile belongs to ``model_path`` either way
+        self.runtime_path = runtime(path) if runtime is not None else path
         self.min_prob = min_prob
         self._threads = threads
         self._run, self.has_features = load_onnx_classifier(self.runtime_path, NAMER_CLASSES, "corner namer", threads)
