@@ -1,7 +1,11 @@
 """A readable match report: each deal's plays, verdicts, corrections and scores.
 
 ``match_report`` gathers the facts once; ``write_html`` and ``write_csv`` render them.
-Everything shown comes from the store (every value in the HTML is escaped).
+Everything shown comes from the store (every value in the HTML is escaped).  The HTML speaks
+the report's language (``lang``, zh or en) with the words of :mod:`.report_words`: seats by
+name, deal settings and results in words (never as JSON), timestamps to the second, and each
+deal's score as the deal decides it (够级 places and points, 升级 final points and level change).
+The CSV stays a table for tools: raw codes and the summary's JSON.
 """
 
 from __future__ import annotations
@@ -9,12 +13,14 @@ from __future__ import annotations
 import csv
 import html
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from . import report_words as words
 from .recorder import table_rows
-from .scoring import DEFAULT_SCORING, Scoring, score_deal
+from .scoring import DEFAULT_SCORING, Scoring, family_of, score_deal
 from .store import EventStore
 
 
@@ -35,7 +41,7 @@ def match_report(store: EventStore, match_id: int, *, lang: str = "zh") -> dict[
         raise KeyError(f"no match {match_id}")
     tid = tournament_of_match(store, match)
     scoring: Scoring = DEFAULT_SCORING
-    team_names = {"a": "A (even seats)", "b": "B (odd seats)"}
+    team_names = {"a": words.word("team.a", lang), "b": words.word("team.b", lang)}
     tournament = None
     if tid is not None:
         t = get_tournament(store, tid)
@@ -71,7 +77,7 @@ def match_report(store: EventStore, match_id: int, *, lang: str = "zh") -> dict[
                           "score": None if score is None else {"a": score.a, "b": score.b, **score.detail},
                           "events": events})
     outside = [r for r in rows if r["deal_id"] is None]
-    return {"match": match.__dict__, "tournament": tournament, "teams": team_names, "deals": deals_out,
+    return {"lang": lang, "match": match.__dict__, "tournament": tournament, "teams": team_names, "deals": deals_out,
             "outside_deals": outside, "later_corrections": later, "totals": totals,
             "faults": sum(1 for r in rows if r["ok"] is False)}
 
@@ -140,56 +146,222 @@ tr.fault td{background:#fde2e2}tr.rejected td{background:#fff1c2}tr.fixed td{bac
 """
 
 
+def _json_obj(line: Any) -> dict[str, Any]:
+    try:
+        obj = json.loads(line) if isinstance(line, str) else None
+    except (ValueError, RecursionError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
+
+
+#: deal options the deal line names in words; the others follow as ``name value``.
+_DEAL_WORDS = ("level", "trump", "dealer", "leader")
+#: the deal line's bookkeeping, not the deal's settings.
+_DEAL_QUIET = {"type", "game", "seats", "names", "source", "hand_sizes", "t"}
+
+
+def deal_line(deal: Mapping[str, Any], lang: str = "zh") -> str:
+    """A deal event in words: 刮风 · 淄博 · 打4 · 主♥ · 庄家 西 (the dashboard's 开局 row)."""
+    seats = deal.get("seats") if isinstance(deal.get("seats"), int) else None
+    parts = [words.game_title(deal.get("game"), lang)]
+    if "level" in deal:
+        parts.append(words.word("deal.level", lang, level=words.value_text(deal["level"], lang)))
+    if "trump" in deal:
+        suit = deal["trump"]
+        parts.append(words.word("deal.no_trump", lang) if suit in (None, "", "NT", "N")
+                     else words.word("deal.trump", lang, suit=words.SUITS.get(str(suit), str(suit))))
+    for key in ("dealer", "leader"):
+        if key in deal:
+            parts.append(words.word(f"deal.{key}", lang, seat=words.seat_title(deal[key], seats, lang)))
+    parts += [f"{k} {words.value_text(v, lang)}" for k, v in deal.items() if k not in _DEAL_WORDS
+              and k not in _DEAL_QUIET]
+    return " · ".join(parts)
+
+
+_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
+
+
+def name_seats(text: str, seats: int | None, lang: str = "zh") -> str:
+    """A rules message with each "座位 N" / "seat N" (0-based) written as the seat's name, as
+    the dashboard writes it, so one report never names a seat two ways."""
+    names = words.SEAT_NAMES.get(seats or 0)
+    if not names or not text:
+        return text
+    shown = names[1 if lang == "en" else 0]
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return shown[k] if 0 <= k < len(shown) else m.group(0)
+
+    return _SEAT_IN_TEXT["en" if lang == "en" else "zh"].sub(sub, text)
+
+
+def _seat_list(value: Any, seats: int | None, lang: str) -> str:
+    if isinstance(value, list):
+        return "/".join(words.seat_title(s, seats, lang) for s in value) or words.word("none", lang)
+    return words.seat_title(value, seats, lang)
+
+
+#: summary keys the result list leaves out: bookkeeping, or shown in the score line.
+_SUMMARY_QUIET = {"game", "i", "slots", "places", "levels_after", "level_change", "final_points"}
+#: summary keys shown as seats.
+_SUMMARY_SEATS = {"dealer", "leader", "kaidian", "order"}
+
+
+def _summary_value(key: str, value: Any, seats: int | None, lang: str) -> str:
+    w = words.word
+    if key in _SUMMARY_SEATS:
+        sep = " → " if key == "order" else " "
+        if isinstance(value, list):
+            return sep.join(words.seat_title(s, seats, lang) for s in value) or w("none", lang)
+        return words.seat_title(value, seats, lang)
+    if key == "trump":
+        return w("deal.no_trump", lang) if value in (None, "", "NT", "N") else words.SUITS.get(str(value), str(value))
+    if key == "tributes" and isinstance(value, list):
+        return ("；" if lang != "en" else "; ").join(w("score.tribute", lang, giver=words.seat_title(t.get("from"), seats, lang),
+                          taker=words.seat_title(t.get("to"), seats, lang), count=words.value_text(t.get("count"), lang),
+                          kind=words.TRIBUTE_KINDS.get(str(t.get("kind")), words.value_text(t.get("kind"), lang)))
+                        for t in value if isinstance(t, Mapping)) or w("none", lang)
+    if key == "men" and isinstance(value, list):
+        return " ".join(w("score.men_by", lang, seat=words.seat_title(m.get("seat"), seats, lang),
+                          by=words.seat_title(m.get("by"), seats, lang))
+                        for m in value if isinstance(m, Mapping)) or w("none", lang)
+    if key == "burns" and isinstance(value, list):
+        return " ".join(w("score.burn", lang, seat=words.seat_title(b.get("seat"), seats, lang),
+                          target=words.seat_title(b.get("target"), seats, lang))
+                        for b in value if isinstance(b, Mapping)) or w("none", lang)
+    return words.value_text(value, lang)
+
+
+def summary_items(summary: Mapping[str, Any], seats: int | None, lang: str = "zh") -> list[tuple[str, str]]:
+    """The deal's summary as (label, value) pairs in words, in the summary's order; a key the
+    catalogue has no label for keeps its own name."""
+    out = []
+    for key, value in summary.items():
+        if key in _SUMMARY_QUIET:
+            continue
+        if key == "complete":
+            out.append((words.word("score.complete" if value else "score.incomplete", lang), ""))
+            continue
+        label = words.word(f"score.{key}", lang) if f"score.{key}" in words.WORDS else key
+        out.append((label, _summary_value(key, value, seats, lang)))
+    return out
+
+
+def score_lines(deal: Mapping[str, Any], teams: Mapping[str, str], seats: int | None, lang: str = "zh") -> list[str]:
+    """What the deal scores, in words: 够级 the places and the team points (place points and
+    tribute points); 升级 the final points and the level change (who goes up how many, the next
+    dealer and level).  Empty when the summary decides nothing yet."""
+    w = words.word
+    summary = deal["summary"] if isinstance(deal.get("summary"), Mapping) else {}
+    score = deal.get("score")
+    out = []
+    if score is not None and isinstance(score.get("order"), list):  # 够级
+        out.append(" · ".join(f"{words.PLACES[k]} {words.seat_title(s, seats, lang)}"
+                              for k, s in enumerate(score["order"]) if k < len(words.PLACES)))
+        line = w("score.teams", lang, a=teams["a"], b=teams["b"], pa=score["a"], pb=score["b"])
+        parts = [f"{w('score.places', lang)} {score['places']['a']} : {score['places']['b']}"
+                 for _ in [0] if isinstance(score.get("places"), Mapping)]
+        parts += [f"{w('score.tribute_points', lang)} {score['tributes']['a']} : {score['tributes']['b']}"
+                  for _ in [0] if isinstance(score.get("tributes"), Mapping)]
+        out.append(line + (w("score.parts", lang, parts=" · ".join(parts)) if parts else ""))
+        return out
+    parts = []
+    if summary.get("final_points") is not None:
+        parts.append(f"{w('score.final_points', lang)} {words.value_text(summary['final_points'], lang)}")
+    elif summary.get("attacker_points") is not None:
+        parts.append(f"{w('score.attacker_points', lang)} {words.value_text(summary['attacker_points'], lang)}")
+    change = summary.get("level_change")
+    if isinstance(change, Mapping):
+        who = _seat_list(change.get("team"), seats, lang)
+        parts.append(f"{w('score.level_change', lang)} {who} +{words.value_text(change.get('levels'), lang)}")
+        if change.get("dealer_keeps"):
+            parts.append(w("score.dealer_keeps", lang))
+        if change.get("next_dealer") is not None:
+            parts.append(f"{w('score.next_dealer', lang)} {words.seat_title(change['next_dealer'], seats, lang)}")
+        if change.get("next_level") is not None:
+            parts.append(f"{w('score.next_level', lang)} {words.value_text(change['next_level'], lang)}")
+        if change.get("match_won"):
+            parts.append(f"{_seat_list(change['match_won'], seats, lang)} {w('score.match_won', lang)}")
+    if parts:
+        out.append(" · ".join(parts))
+    elif score is not None:
+        out.append(w("score.teams", lang, a=teams["a"], b=teams["b"], pa=score["a"], pb=score["b"]))
+    return out
+
+
 def write_html(report: Mapping[str, Any], path: str | Path) -> None:
+    """The report as one HTML page in the report's language (``report["lang"]``)."""
     e = html.escape
+    lang = "en" if report.get("lang") == "en" else "zh"
+    w = words.word
     m = report["match"]
     teams = report["teams"]
-    parts = [f"<!doctype html><html lang='zh'><head><meta charset='utf-8'><title>cardref match {m['id']}</title>"
-             f"<style>{_STYLE}</style></head><body>"]
-    title = f"Match {m['id']}" + (f" — {e(str(m['name']))}" if m["name"] else "")
-    parts.append(f"<h1>{title}</h1><p>Table <b>{e(str(m['table_id']))}</b>"
-                 + (f" · tournament <b>{e(str(report['tournament']))}</b>" if report["tournament"] else "")
-                 + f" · started {e(str(m['started_at']))}"
-                 + (f" · confirmed by {e(str(m['confirmed_by']))} at {e(str(m['confirmed_at']))}"
-                    if m["confirmed_at"] else " · <i>not confirmed</i>") + "</p>")
+    parts = [f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
+             f"<title>{e(w('page.title', lang, id=m['id']))}</title><style>{_STYLE}</style></head><body>"]
+    title = e(w("match.title", lang, id=m["id"])) + (f" — {e(str(m['name']))}" if m["name"] else "")
+    parts.append(f"<h1>{title}</h1><p>{e(w('match.table', lang))} <b>{e(str(m['table_id']))}</b>"
+                 + (f" · {e(w('match.tournament', lang))} <b>{e(str(report['tournament']))}</b>"
+                    if report["tournament"] else "")
+                 + f" · {e(w('match.started', lang))} {e(words.timestamp(m['started_at']))}"
+                 + (f" · {e(w('match.confirmed', lang, who=words.value_text(m['confirmed_by'], lang), at=words.timestamp(m['confirmed_at'])))}"  # noqa: E501
+                    if m["confirmed_at"] else f" · <i>{e(w('match.not_confirmed', lang))}</i>") + "</p>")
     totals = report["totals"]
-    parts.append(f"<p class='score'>{e(teams['a'])} {totals['a']} : {totals['b']} {e(teams['b'])}</p>"
-                 f"<p>{len(report['deals'])} deals, {report['faults']} faulty events.</p>")
+    parts.append(f"<p class='score'>{e(w('score.teams', lang, a=teams['a'], b=teams['b'], pa=totals['a'], pb=totals['b']))}"
+                 f"</p><p>{e(w('match.counts', lang, deals=len(report['deals']), faults=report['faults']))}</p>")
 
-    def table(events: list[Mapping[str, Any]]) -> str:
-        out = ["<table><tr><th>#</th><th>seat</th><th>event</th><th>cards</th><th>verdict</th>"
-               "<th>corrections</th></tr>"]
+    def table(events: list[Mapping[str, Any]], seats: int | None) -> str:
+        cols = ("col.seq", "col.time", "col.seat", "col.event", "col.cards", "col.verdict", "col.corrections")
+        out = ["<table><tr>" + "".join(f"<th>{e(w(c, lang))}</th>" for c in cols) + "</tr>"]
         for ev in events:
             cls = "rejected" if ev["status"] == "rejected" else "fault" if ev["ok"] is False else \
                 "fixed" if ev.get("corrections") else ""
-            verdict = "✓" if ev["ok"] else e(ev["message"] or ev["reason"] or "")
+            verdict = "✓" if ev["ok"] else e(name_seats(ev["message"] or ev["reason"] or "", seats, lang))
             if ev["proven_at"] is not None:
-                verdict += f" <span class='muted'>(proven at {ev['proven_at']})</span>"
-            fixes = "<br>".join(f"#{c['seq']} → {e(c['cards'])} by {e(c['who'] or '?')}: {e(c['why'] or '')} "
-                                f"<span class='muted'>{e(c['at'])}</span>" for c in ev.get("corrections", []))
-            shown = ev.get("cards") or (e(ev["line"][:120]) if ev["status"] == "rejected" else "")
-            out.append(f"<tr class='{cls}'><td>{ev['seq']}</td><td>{'' if ev['seat'] is None else ev['seat']}</td>"
-                       f"<td>{e(ev['type'] or '?')}</td><td>{e(shown) if ev.get('cards') else shown}</td>"
+                verdict += f" <span class='muted'>{e(w('verdict.proven_at', lang, i=ev['proven_at']))}</span>"
+            fixes = "<br>".join(e(w("correction.line", lang, seq=c["seq"], cards=c["cards"], who=c["who"] or "?",
+                                    why=c["why"] or "")) + f" <span class='muted'>{e(words.timestamp(c['at']))}</span>"
+                                for c in ev.get("corrections", []))
+            kind = ev["type"] or ""
+            if kind == "deal":
+                shown = e(deal_line(_json_obj(ev["line"]), lang))
+            elif ev.get("cards"):
+                shown = e(ev["cards"])
+            elif ev["status"] == "rejected":
+                shown = f"<code>{e(ev['line'][:120])}</code>"
+            else:
+                shown = ""
+            kind_text = w(f"type.{kind}", lang) if f"type.{kind}" in words.WORDS else (kind or w("unknown", lang))
+            seat = "" if ev["seat"] is None else words.seat_title(ev["seat"], seats, lang)
+            out.append(f"<tr class='{cls}'><td>{ev['seq']}</td><td>{e(words.timestamp(ev['recorded_at']))}</td>"
+                       f"<td>{e(seat)}</td><td>{e(kind_text)}</td><td>{shown}</td>"
                        f"<td>{verdict}</td><td>{fixes}</td></tr>")
         out.append("</table>")
         return "".join(out)
 
     if report["outside_deals"]:
-        parts.append("<h2>Before the first deal</h2>" + table(report["outside_deals"]))
+        parts.append(f"<h2>{e(w('section.before', lang))}</h2>" + table(report["outside_deals"], None))
     for deal in report["deals"]:
-        score = deal["score"]
-        head = f"<h2>Deal {deal['number']} · {e(str(deal['game']))}</h2>"
-        if score is None:
-            head += "<p class='muted'>not scored (the summary decides no result yet)</p>"
+        head_event = next((_json_obj(ev["line"]) for ev in deal["events"] if ev["type"] == "deal"), {})
+        seats = head_event.get("seats") if isinstance(head_event.get("seats"), int) else \
+            {"gouji": 6, "shengji": 4}.get(family_of(deal["game"]) or "")
+        head = f"<h2>{e(w('section.deal', lang, n=deal['number'], game=words.game_title(deal['game'], lang)))}</h2>"
+        scored = score_lines(deal, teams, seats, lang)
+        if scored:
+            head += "".join(f"<p class='score'>{e(s)}</p>" for s in scored)
         else:
-            head += f"<p>{e(teams['a'])} {score['a']} : {score['b']} {e(teams['b'])}</p>"
-        head += f"<p class='muted'>summary: {e(json.dumps(deal['summary'], ensure_ascii=False))}</p>"
-        parts.append(head + table(deal["events"]))
+            head += f"<p class='muted'>{e(w('score.not_scored', lang))}</p>"
+        items = summary_items(deal["summary"] if isinstance(deal["summary"], Mapping) else {}, seats, lang)
+        if items:
+            head += (f"<h3>{e(w('section.summary', lang))}</h3><ul class='summary'>"
+                     + "".join(f"<li>{e(k)}{'：' if lang == 'zh' else ': '}{e(v)}</li>" if v else f"<li>{e(k)}</li>"
+                               for k, v in items) + "</ul>")
+        parts.append(head + table(deal["events"], seats))
     if report["later_corrections"]:
-        parts.append("<h2>Corrections recorded after the match</h2><ul>")
+        parts.append(f"<h2>{e(w('section.later', lang))}</h2><ul>")
         for c in report["later_corrections"]:
-            parts.append(f"<li>#{c['seq']} fixes #{c['ref']} by {e(c['who'] or '?')} at {e(c['recorded_at'])}: "
-                         f"{e(c['why'] or '')}</li>")
+            parts.append("<li>" + e(w("later.line", lang, seq=c["seq"], ref=c["ref"], who=c["who"] or "?",
+                                      at=words.timestamp(c["recorded_at"]), why=c["why"] or "")) + "</li>")
         parts.append("</ul>")
     parts.append("</body></html>")
     Path(path).write_text("\n".join(parts), encoding="utf-8")

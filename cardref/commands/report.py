@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--match", type=int, required=True, help="match id (see cardref store matches)")
     p.add_argument("--html", help="HTML file to write")
     p.add_argument("--csv", help="CSV file to write")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of verdict messages")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the report: its headings, words and verdict messages (default zh)")
 
 
 def run(args: argparse.Namespace) -> int:
