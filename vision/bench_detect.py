@@ -174,7 +174,7 @@ def bench_gating(frames: list[np.ndarray], detector_ms: float | None) -> None:
 
 
 def bench_merge() -> None:
-    from cardref.vision.detector.synthetic import merge_accuracy
+    from cardref.datasets.synthetic import merge_accuracy
 
     print("corner merging on random synthetic tables (1000 tables each; share of cards recovered exactly):")
     cases = [

@@ -1,4 +1,5 @@
-"""Where a card's two indices land for a given pose: synthetic corner sets for tests and benchmarks of the merger."""
+"""Where a card's two indices land for a given pose: synthetic corner sets for tests and
+benchmarks of the corner merger (:mod:`cardref.vision.detector.merge`); build and test time only."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def random_table(rng: random.Random, codes: Sequence[str] = ("QH", "QH", "2S", "
 
 def merge_accuracy(n_tables: int = 500, seed: int = 0, **table_kwargs: object) -> dict[str, float]:
     """Share of random tables whose cards are all recovered exactly, and of cards recovered."""
-    from .merge import merge_corners
+    from cardref.vision.detector.merge import merge_corners
 
     rng = random.Random(seed)
     tables_ok = cards_ok = cards_total = 0
