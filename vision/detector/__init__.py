@@ -6,7 +6,7 @@
 Backends (fastest first): ``openvino`` (OpenVINO on the ONNX export), ``onnx`` (ONNX
 Runtime on the same file) and ``torch`` (the ultralytics ``.pt`` in PyTorch).  The shipped
 model files live in the ``cardref.models`` package: ``cards-yolo11n.pt``,
-``cards-yolo11n.onnx`` (its weights stored as float16, :mod:`.onnx_weights`) and
+``cards-yolo11n.onnx`` (its weights stored as float16, :mod:`cardref.datasets.onnx_weights`) and
 ``cards-yolo11n-int8.onnx`` (OpenVINO takes the float export on CPUs with bf16 units, the
 INT8 copy elsewhere once the load-time check (:mod:`.int8_check`) found it reading as the
 float export does, and faster, on this machine; an ``cards-yolo11n_openvino_model/`` IR
