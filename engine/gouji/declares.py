@@ -19,6 +19,7 @@ from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO
 from .tributes import KIND_ORDER
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from .referee import GoujiReferee
 
 PREP = frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian"})
@@ -150,6 +151,12 @@ def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
+def _only_eaten(hand: Hand, card: Card, eaten: list[Card]) -> bool:
+    """Every copy of ``card`` that ``hand`` holds was received by 买3买4 or as tribute."""
+    received = sum(1 for c in eaten if c == card)
+    return received > 0 and hand.holds(card) <= received
+
+
 def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """进贡: order 点、烧、闷、落 (004:19; 002:29); the largest card in hand (004:19;
     002:27), never one received by 买3买4 or as tribute (吃了不吐, 002:25-27)."""
@@ -175,6 +182,8 @@ def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
         if hand is not None:
             if hand.holds(card) <= 0:
                 return [Fault("play.not_in_hand", {"seat": giver, "cards": [card]})]
+            if _only_eaten(hand, card, ref.eaten[giver]):      # 吃了不吐 (002:25-27, D16)
+                return [Fault("gouji.tribute_eaten", {**facts, "card": card})]
             best = hand.largest(ref.eaten[giver])
             if best is not None and o < best:
                 return [Fault("gouji.tribute_not_largest", {**facts, "card": card, "largest": RANK_CODE[best]})]

@@ -72,6 +72,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "gouji.tribute_too_small": {"zh": "{card} 小于 2，不参与进贡", "en": "{card} is below a 2 and is never a tribute"},
     "gouji.tribute_not_largest": {"zh": "座位 {seat} 进贡 {card}，但手里最大的是 {largest}",
                                   "en": "seat {seat} gives {card} as tribute but its largest card is a {largest}"},
+    "gouji.tribute_eaten": {"zh": "座位 {seat} 的 {card} 是买3买4或进贡得来的，吃了不吐，不能再进贡",
+                            "en": "seat {seat}'s {card} was received by 买3买4 or as tribute and is never given on (吃了不吐)"},
     "gouji.revolution_twice": {"zh": "座位 {seat} 已经革命", "en": "seat {seat} has revolted already"},
     "gouji.revolution_not_allowed": {"zh": "座位 {seat} 手里有 2 或大小花，不能革命",
                                      "en": "seat {seat} holds a 2 or a joker and may not revolt (革命)"},

@@ -155,6 +155,37 @@ hand 3 3H 3S AH
 0 !buy3 from=3 2H
 3 !tribute target=0 kind=dian AH
 """),
+    ("002:25 吃了不吐: the 2 received for a 3 is not itself a tribute", f"""
+{Y}
+hand 0 5H 2H
+hand 3 3H 3S AH
+0 !buy3 from=3 2H
+3 !tribute target=0 kind=dian 2H   # gouji.tribute_eaten
+3 !tribute target=0 kind=dian AH
+"""),
+    ("002:25 吃了不吐: an own 2 of another suit is still the tribute", f"""
+{Y}
+hand 0 5H 2H
+hand 3 3H 3S 2S
+0 !buy3 from=3 2H
+3 !tribute target=0 kind=dian 2H   # gouji.tribute_eaten
+3 !tribute target=0 kind=dian 2S
+"""),
+    ("002:25 吃了不吐: an own copy of the same card may be given", f"""
+{Y}
+hand 0 5H 2H
+hand 3 3H 3S 2H
+0 !buy3 from=3 2H
+3 !tribute target=0 kind=dian 2H
+"""),
+    ("002:27 吃了的贡就是点数最大也不能进: a received tribute is not given on", f"""
+{Y}
+hand 0 BJ 5H
+hand 3 KH 9H
+0 !tribute target=3 kind=dian BJ
+3 !tribute target=1 kind=men BJ   # gouji.tribute_eaten
+3 !tribute target=1 kind=men KH
+"""),
     ("002:27 吃了的贡 cannot be passed on", f"""
 {Y}
 hand 0 BJ 5H
