@@ -115,6 +115,8 @@ def export_classifier(net: Any, path: Path, size: int, classes: Sequence[str], n
     onnx.save(model, str(path))
     tmp.unlink()
     return path
+
+
 def with_features(net):  # noqa: ANN001, ANN201 - torch modules
     """The :func:`build_net` network answering ``(logits, features)``: the features are the
     pooled description the last layer reads (the deck enrolment compares them,
