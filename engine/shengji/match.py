@@ -35,6 +35,11 @@ class MatchState:
     flag_teams: frozenset[int] = frozenset()
 
 
+def _lowered(level: TeamLevel) -> TeamLevel:
+    """闷牌 (000:217): one level lower; the lowest level stays."""
+    return TeamLevel(level.index - 1, level.round) if level.index > 0 else level
+
+
 class MatchRules:
     """Match bookkeeping of :class:`~.referee.ShengjiReferee` (a mixin; ``self`` is the referee)."""
 
@@ -49,6 +54,11 @@ class MatchRules:
     flag: bool
     menpai: bool
     first_deal: bool
+    deal_index: int
+    #: the level the previous deal gave the dealer side (``None``: not known from the log)
+    level_expected: TeamLevel | None = None
+    #: the deal is one level low with no 闷牌 yet: a ``menpai`` declare must come before play
+    menpai_pending: bool = False
     bottom_size: int
     bottom_result: BottomResult | None
     last_trick: list[Played]
@@ -76,12 +86,14 @@ class MatchRules:
                 faults.append(Fault("chaodipi.flag_deal_expected", {}))
             expected = levels.get(team)
             if expected is not None and self.level is not None and not self.flag:
-                want = expected
-                if self.menpai and want.index > 0:
-                    want = TeamLevel(want.index - 1, want.round)
+                self.level_expected = expected
+                want = _lowered(expected) if self.menpai else expected
                 if self.level != want.rank(s):
-                    faults.append(Fault("shengji.wrong_next_level", {"expected": want.rank(s).code,
-                                                                     "got": self.level.code}))
+                    if s.menpai and not self.menpai and self.level == _lowered(expected).rank(s):
+                        self.menpai_pending = True      # a `menpai` declare may follow (000:217)
+                    else:
+                        faults.append(Fault("shengji.wrong_next_level", {"expected": want.rank(s).code,
+                                                                         "got": self.level.code}))
         if self.level is not None and self.level in s.level_sequence:
             current = levels.get(team)
             rnd = current.round if current is not None else 1
@@ -94,6 +106,32 @@ class MatchRules:
         flag_teams = prev_after.flag_teams if prev_after is not None else frozenset()
         self.match_before = MatchState(levels, self.dealer, self.flag, flag_teams)
         return faults
+
+    def menpai_faults(self, i: int) -> list[Fault]:
+        """A ``menpai`` declare (event ``i``) gives what the ``menpai`` deal option gives
+        (000:217, decision in docs/rules/guafeng.md): not in a log's first deal, and the deal's
+        level is one below the level the dealer side reached."""
+        self.menpai = True
+        if self.first_deal:
+            return [Fault("shengji.menpai_first_deal", {})]
+        if self.menpai_pending:
+            self.menpai_pending = False
+            return []
+        expected = self.level_expected
+        if expected is not None and self.level is not None and expected.index > 0:
+            want = _lowered(expected).rank(self.settings)
+            if self.level != want:
+                return [Fault("shengji.wrong_next_level", {"expected": want.code, "got": self.level.code})]
+        return []
+
+    def menpai_missing(self, i: int) -> list[Fault]:
+        """At the first play: a deal one level low whose 闷牌 was never declared is proven to have
+        the wrong level (the fault goes to the ``deal`` line)."""
+        if not self.menpai_pending or self.menpai or self.level_expected is None or self.level is None:
+            return []
+        self.menpai_pending = False
+        return [Fault("shengji.wrong_next_level", {"expected": self.level_expected.rank(self.settings).code,
+                                                   "got": self.level.code}, self.deal_index, i)]
 
     def match_after(self) -> MatchState | None:
         """Levels and next dealer once this deal is complete (``None`` while it is not)."""

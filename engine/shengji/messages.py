@@ -54,6 +54,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "shengji.hand_twice": {"zh": "座位 {seat} 的手牌已给出", "en": "seat {seat}'s hand was already given"},
     "shengji.wrong_next_dealer": {"zh": "上一局之后应由座位 {expected} 坐庄，日志写了 {got}",
                                   "en": "after the previous deal seat {expected} deals, the log says {got}"},
+    "shengji.menpai_first_deal": {"zh": "第一局无人亮主须重新发牌，不能闷牌（000:217）",
+                                  "en": "no 闷牌 in the first deal: when nobody declares, the cards are dealt again (000:217)"},
     "shengji.wrong_next_level": {"zh": "庄家方应打 {expected}，日志写了 {got}",
                                  "en": "the dealer side plays {expected}, the log says {got}"},
     "chaodipi.flag_deal_expected": {"zh": "过 A 之后应扛旗打无主（flag: true, trump: null）",

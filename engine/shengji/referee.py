@@ -170,7 +170,7 @@ class ShengjiReferee(MatchRules, DealReferee):
                 return [Fault("chaodipi.fandi_no_chaodi", {"what": event.what})]
             fault = judge_declare(i, event, self.declares, self.order, self.dealer, self.attackers)
             if event.what.lower() == "menpai" and fault is None:
-                self.menpai = True
+                return self.menpai_faults(i)
             return [fault] if fault else []
         if isinstance(event, PassEvent):
             return [Fault("shengji.pass_not_allowed", {"seat": event.seat})]
@@ -245,6 +245,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         if not self.started:
             self.started = True
             faults.extend(self._check_declared_trump(i))
+            faults.extend(self.menpai_missing(i))
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
         if hand is not None:

@@ -53,9 +53,9 @@ def test_guafeng_menpai_plays_one_level_lower() -> None:
     d1 = one_trick("guafeng-zibo", "A", 0, ["AH", "4H", "6H", "8H"], GF_BOTTOM)
     d2 = one_trick("guafeng-zibo", "3", 2, ["AD", "6D", "8D", "9D"], GF_BOTTOM, menpai=True)
     assert codes([*d1, *d2]) == {}
-    d2 = one_trick("guafeng-zibo", "4", 2, ["AD", "6D", "8D", "9D"], GF_BOTTOM)
+    d2 = one_trick("guafeng-zibo", "3", 2, ["AD", "6D", "8D", "9D"], GF_BOTTOM)
     d2.insert(1, {"type": "declare", "seat": 2, "what": "menpai"})
-    assert codes([*d1, *d2]) == {}
+    assert codes([*d1, *d2]) == {}        # the declare, like the option, lowers the level (000:217)
 
 
 def test_guafeng_attackers_take_the_deal() -> None:
