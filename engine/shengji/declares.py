@@ -201,6 +201,10 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         state.shown_jokers[ev.seat] += d.jokers
         state.shown.setdefault(ev.seat, []).extend(ev.cards)
         return None
+    if what in ("chongzhu", "xupai") and state.buried:
+        # 冲主 「在发牌结束前」 (000:125), 续牌 「在后续发牌中」 (000:135); 扣底 comes after
+        # dealing (000:159): once the bottom is buried both are too late.
+        return Fault("guafeng.declare_after_kou_di", {"what": what, "seat": ev.seat})
     if what == "chongzhu":
         if cur is None or state.liangzhu is None:
             return Fault("guafeng.chongzhu_not_allowed", {"why": "no 亮主 yet"})

@@ -74,6 +74,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                   "en": "the cards shown for {what} are not valid: {cards} ({why})"},
     "guafeng.chongzhu_not_allowed": {"zh": "冲主只能冲一张王的亮主（{why}）",
                                      "en": "冲主 only overturns a 亮主 made with one joker ({why})"},
+    "guafeng.declare_after_kou_di": {"zh": "座位 {seat} 的 {what} 太晚：冲主、续牌只在发牌过程中，已经扣底（000:125、135、159）",
+                                     "en": "seat {seat}'s {what} comes too late: 冲主 and 续牌 happen while cards are dealt, "
+                                           "and the bottom is already buried (000:125, 135, 159)"},
     "guafeng.xupai_not_allowed": {"zh": "续牌不合规：{why}", "en": "续牌 is not allowed: {why}"},
     "guafeng.zhanpai_too_weak": {"zh": "粘牌需要多一对以上、王不少于亮主者（亮主：{jokers} 王 {pairs} 对）",
                                  "en": "粘牌 needs one more pair and at least as many jokers as the 亮主 "
