@@ -19,6 +19,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from cardref.vision.classes import JOKER_CODES, suit_of
 from cardref.vision.detector.body import BODY_SIZE, BODY_STEM, SUITS, body_patch, farthest_boxes
 from cardref.vision.types import box_centre
@@ -172,6 +173,7 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
 def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # noqa: ANN001
     """Share of patches whose likeliest suit (over the patch and its half turn, as at run time) is right."""
     import torch
+
     from cardref.vision.detector.namer import patches_blob
 
     net.eval()

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from cardref.vision.classes import CLASS_NAMES
 from PIL import Image, ImageDraw, ImageFont
+
+from cardref.vision.classes import CLASS_NAMES
 
 #: How many drawn decks the face library holds.
 DRAWN_DECKS = 30

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
+
 from cardref.vision.classes import CLASS_NAMES, foreign_class_map
 from cardref.vision.types import CornerDetection, box_centre, box_iou
 
@@ -454,6 +455,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     ``disabled``: detector rules switched off (:mod:`cardref.vision.detector.rules`);
     ``int8=False``: the float finder and namer only."""
     import cv2
+
     from cardref.vision.detector import PHOTO_SCALES, DetectorRules, load_detector
 
     scales = tuple(scales or PHOTO_SCALES)
@@ -507,8 +509,9 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
     alone and with the deck profile."""
     os.environ["YOLO_OFFLINE"] = "1"
     import cv2
-    from cardref.vision.detector.deck import profile_from_corners
     from ultralytics import YOLO
+
+    from cardref.vision.detector.deck import profile_from_corners
 
     model = YOLO(str(weights), task="detect")
     root = mapped_real_cards(src, mapped).parent
@@ -624,6 +627,7 @@ def _index_patches(faces, codes: list[str], sizes: tuple[int, ...], corner: int,
     from ``rng``)."""
     import cv2
     import numpy as np
+
     from cardref.vision.detector.namer import crop_corner
 
     felt = np.array([40, 110, 50], np.float32)
@@ -655,6 +659,7 @@ def deck_probe(namer_path: Path, designs: list[str] | None = None, left_out: flo
     blurred, noisy and with jittered boxes, are named by the namer alone, with the whole deck
     enrolled, and with ``left_out`` of the codes missing from the enrolment."""
     import numpy as np
+
     from cardref.vision.detector.deck import DeckProfile
     from cardref.vision.detector.namer import NAMER_CLASSES, CornerNamer
 

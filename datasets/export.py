@@ -125,6 +125,7 @@ def compare_backends(weights: str | Path, onnx_path: str | Path, frames: list[np
     The threshold is low (``conf``) so that many boxes, weak ones included, are compared.
     """
     from cardref.vision.detector.backends import OnnxBackend, TorchBackend
+
     from .frames import table_frames
 
     onnx = OnnxBackend(onnx_path, conf=conf)
@@ -170,6 +171,7 @@ def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray]
     """
     from cardref.vision.detector.backends import OnnxBackend
     from cardref.vision.detector.decode import letterbox
+
     from .frames import table_frames
     from .int8_build import quantize
 
@@ -189,8 +191,9 @@ def export_namer_int8(namer_path: str | Path, out: str | Path, finder_path: str 
     frames, at every quarter turn.  On held-out real photos through ``cardref detect``, card
     F1 0.8044 with the float namer, 0.8036 with its INT8 copy (float finder both times)."""
     from cardref.vision.detector.backends import OnnxBackend
-    from .int8_build import quantize
     from cardref.vision.detector.namer import TURNS, crop_corner, patches_blob
+
+    from .int8_build import quantize
 
     finder = OnnxBackend(finder_path, conf=0.05)
     if frames is None:

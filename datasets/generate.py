@@ -21,10 +21,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
+
 from cardref.datasets.faces import list_designs
 from cardref.datasets.scenes import SceneConfig, encode_jpeg, render_scene, yolo_lines
 from cardref.vision.classes import CLASS_NAMES
-from tqdm import tqdm
 
 SPLITS = {"train": 0, "val": 1}
 DESIGN_SPLIT = {"train": "train", "val": "heldout"}

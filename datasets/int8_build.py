@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
-from cardref.vision.detector.errors import ModelFileError
+
 from cardref.vision.detector.digest import file_digest
+from cardref.vision.detector.errors import ModelFileError
 from cardref.vision.detector.int8 import SOURCE_KEY
 
 

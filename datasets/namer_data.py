@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from cardref.vision.classes import CLASS_INDEX
 from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NOT_A_CORNER, crop_corner
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from cardref.vision.detector.namer import CROP_SIZE, NAMER_CLASSES, NAMER_STEM
 from cardref.vision.detector.namer_finetune import build_net, export_onnx
 from cardref.vision.fingerprint import files_digest
@@ -62,6 +63,7 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
 
 def _blob(arr: np.ndarray):  # noqa: ANN202
     import torch
+
     from cardref.vision.detector.namer import patches_blob
 
     return torch.from_numpy(patches_blob(arr))
@@ -168,9 +170,9 @@ def _write_int8_copy(namer: Path, models_dir: Path) -> None:
     what the finder beside it finds; without a finder export there, none (an older copy
     is stale and never runs: :mod:`cardref.vision.detector.int8`)."""
     from cardref.vision.detector import MODEL_STEM
+    from cardref.vision.detector.int8 import int8_sibling
 
     from .export import export_namer_int8
-    from cardref.vision.detector.int8 import int8_sibling
 
     finder = models_dir / f"{MODEL_STEM}.onnx"
     if finder.is_file():

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from cardref.vision.detector.namer import patches_blob
 from cardref.vision.detector.namer_finetune import (  # noqa: F401 - the trainers' augmentations and export
     export_classifier,

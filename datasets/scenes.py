@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+
 from cardref.datasets.backgrounds import random_background
 from cardref.datasets.faces import get_faces
 from cardref.vision.classes import CLASS_INDEX

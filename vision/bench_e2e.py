@@ -347,14 +347,15 @@ def detections_key(game: str, seed: int, *, pile: bool, design: str, max_plays: 
     files += [*namers, *(int8_sibling(p) for p in namers)]  # the namer's INT8 copy runs where it is fresh
     files += sorted(Path(simulate.__file__).parent.glob("*.py"))  # what drew the frames
     if enrolled:  # the kept corners are named with the profile: its code is part of what made them
-        from cardref.vision.detector import deck, namer
+        from cardref.vision.detector import deck, namer, namer_core
 
-        files += [Path(deck.__file__), Path(namer.__file__)]
+        files += [Path(deck.__file__), Path(namer.__file__), Path(namer_core.__file__)]
     if adapt_steps:  # … and with the namer adapted to the deck: how it was trained too
         from cardref.datasets import namer_train, patch_training
-        from cardref.vision.detector import deck_adapt
+        from cardref.vision.detector import deck_adapt, namer_finetune
 
-        files += [Path(deck_adapt.__file__), Path(namer_train.__file__), Path(patch_training.__file__)]
+        files += [Path(deck_adapt.__file__), Path(namer_finetune.__file__), Path(namer_train.__file__),
+                  Path(patch_training.__file__)]
     extra = []
     if regions is not None:
         from cardref.vision.detector import regions as regions_module

@@ -40,9 +40,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardref.vision.detector import DetectorError, default_model_paths, models_dir
-    from cardref.vision.detector.backends import OnnxBackend
-    from cardref.vision.detector.cpu import isa_line
     from cardref.datasets.export import (
         compare_backends,
         compare_corners,
@@ -54,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from cardref.datasets.frames import table_frames
     from cardref.datasets.onnx_weights import store_weights_half
+    from cardref.vision.detector import DetectorError, default_model_paths, models_dir
+    from cardref.vision.detector.backends import OnnxBackend
+    from cardref.vision.detector.cpu import isa_line
     from cardref.vision.detector.int8 import int8_sibling
     from cardref.vision.detector.int8_check import (
         check_dir,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cardref.datasets import backgrounds, faces
 
 FIXTURE_DESIGNS = ("aisleriot-anglo", "kde-nicu-white")

@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from cardref.datasets.body_train import card_pairs, patches_from_scenes
 from cardref.datasets.generate import generate
 from cardref.vision.classes import JOKER_CODES

@@ -1,4 +1,5 @@
 import pytest
+
 from cardref.engine.cards import ALL_CARDS
 from cardref.vision.classes import (
     CLASS_INDEX,
@@ -40,6 +41,7 @@ def test_real_cards_yaml_matches_if_present():
     import pathlib
 
     import yaml
+
     from cardref.datasets.evaluate import REAL_CARDS
 
     p = pathlib.Path(REAL_CARDS) / "data.yaml"

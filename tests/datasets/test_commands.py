@@ -109,6 +109,7 @@ def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeyp
 def test_namer_patch_cache_is_keyed_by_content(tmp_path, monkeypatch):
     """Two folders of the same size (or one folder regenerated) never share cached patches."""
     import numpy as np
+
     from cardref.datasets import namer_train
 
     calls = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from cardref.datasets import drawn_decks, faces
 from cardref.vision.classes import CLASS_NAMES
 

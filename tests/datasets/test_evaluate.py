@@ -2,6 +2,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from cardref.datasets.evaluate import (
     confusion,
     format_confusion,
@@ -105,8 +106,8 @@ def test_evaluation_runs_the_boxes_through_the_namer(small_library, tmp_path):
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import evaluate_synthetic
     from cardref.datasets.generate import generate
-    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.detector.namer import NAMER_CLASSES, NOT_A_CORNER
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     class SaysNone(torch.nn.Module):
         def forward(self, x):  # noqa: ANN001, ANN202
@@ -127,6 +128,7 @@ def test_suit_probe_counts_each_suit_per_design(small_library, monkeypatch):
     """The probe names every probed index; a namer that always says AS gets the spades'
     aces right (one rank of seven, at each size) and nothing else."""
     import numpy as np
+
     from cardref.datasets import evaluate
     from cardref.vision.detector import namer as namer_module
 
@@ -157,9 +159,9 @@ def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library,
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import evaluate_real_enrolled
     from cardref.datasets.generate import generate
-    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.classes import CLASS_NAMES
     from cardref.vision.detector.namer import NAMER_CLASSES
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     generate(tmp_path / "set", 2, seed=5, split="val", workers=1, progress=False)
     src = tmp_path / "real"
@@ -188,8 +190,8 @@ def test_deck_probe_scores_each_design_alone_and_enrolled(small_library, tmp_pat
 
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import deck_probe
-    from cardref.vision.detector.namer_finetune import export_onnx
     from cardref.vision.detector.namer import NAMER_CLASSES
+    from cardref.vision.detector.namer_finetune import export_onnx
 
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
@@ -266,6 +268,7 @@ def test_the_detect_path_diagnoses_each_labelled_index(tmp_path, monkeypatch):
     every labelled index of each deck gets its outcome; the card F1 is the detect path's."""
     import cv2
     import numpy as np
+
     from cardref.datasets import evaluate
     from cardref.vision import detector
     from cardref.vision.classes import CLASS_NAMES

@@ -1,6 +1,7 @@
 import cv2
 import numpy as np
 import pytest
+
 from cardref.datasets import faces
 from cardref.vision.classes import CLASS_NAMES
 

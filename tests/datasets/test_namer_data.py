@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from cardref.datasets.generate import generate
 from cardref.datasets.namer_data import (
     JITTER,
@@ -88,6 +89,7 @@ def test_real_split_holds_out_the_later_photos_and_the_other_deck(tmp_path) -> N
 
 def test_mixed_data_yaml_adds_only_the_tuning_photos(tmp_path) -> None:
     import yaml
+
     from cardref.datasets.evaluate import mixed_data_yaml, real_cards_split
     from cardref.datasets.train import _dataset_counts
 

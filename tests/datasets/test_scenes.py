@@ -2,6 +2,7 @@ import math
 
 import numpy as np
 import pytest
+
 from cardref.datasets import scenes
 from cardref.datasets.faces import get_faces
 from cardref.datasets.generate import generate

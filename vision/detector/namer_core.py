@@ -34,8 +34,8 @@ import numpy as np
 
 from ..classes import CLASS_NAMES
 from ..types import Box, CornerDetection
-from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .digest import file_digest
+from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
 #: Side of the square patch the namer sees, in pixels.
 CROP_SIZE = 32

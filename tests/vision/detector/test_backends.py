@@ -11,6 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
+from cardref.datasets.export import compare_corners
 from cardref.vision.classes import CLASS_NAMES
 from cardref.vision.detector import (
     DetectorError,
@@ -19,7 +21,6 @@ from cardref.vision.detector import (
 )
 from cardref.vision.detector.backends import OnnxBackend, TorchBackend
 from cardref.vision.detector.decode import decode_yolo, letterbox
-from cardref.datasets.export import compare_corners
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "detector"
 PT, ONNX = FIXTURES / "tiny.pt", FIXTURES / "tiny.onnx"

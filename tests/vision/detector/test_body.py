@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.detector import Detector, ModelFileError, SuitReader, load_detector
 from cardref.vision.detector.body import BODY_SIZE, SUITS, body_patch, diagonal, index_readings, reconsider
 from cardref.vision.detector.namer import CornerNamer

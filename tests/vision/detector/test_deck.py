@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.detector import DetectorError, ModelFileError
 from cardref.vision.detector.deck import (
     RANKS,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from cardref.vision.detector import Detector, DetectorError, RuleTrace
 from cardref.vision.detector.merge import DEFAULT_MERGE, MergeSettings, merge_corners
 from cardref.vision.detector.rules import RULE_NAMES, RULES, DetectorRules, card_difference, rule

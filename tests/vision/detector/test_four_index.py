@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 import pytest
+
 from cardref.vision.detector.merge import (
     MergeSettings,
     jumbo_cost,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+
 from cardref.datasets.drawn_decks import deck_style, draw_face
 
 DECK = 7  # a drawn deck whose indices the shipped namer reads (suits of other decks it mixes up)

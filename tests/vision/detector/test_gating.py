@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+
 from cardref.vision.detector.gating import GatedDetector, MotionGate
 
 

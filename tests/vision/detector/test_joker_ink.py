@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.detector import Detector
 from cardref.vision.detector.joker_ink import BLACK_INK, RED_INK, redness, settle_jokers
 from cardref.vision.detector.namer import crop_corner

@@ -6,11 +6,12 @@ import math
 import random
 
 import pytest
-from cardref.vision.detector.merge import MergeSettings, merge_corners, pair_cost
-from cardref.datasets.synthetic import CARD_H, CARD_W, card_corners, merge_accuracy
-from cardref.vision.types import CornerDetection
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardref.datasets.synthetic import CARD_H, CARD_W, card_corners, merge_accuracy
+from cardref.vision.detector.merge import MergeSettings, merge_corners, pair_cost
+from cardref.vision.types import CornerDetection
 
 
 def _codes(cards):

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
 from cardref.vision.detector.regions import ChangeMap, RegionSettings, StreamDetector, TileGrid
 from cardref.vision.types import CardDetection, CornerDetection
 from cardref.vision.watch import Pipeline

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from cardref.datasets.scenes import SceneConfig
 from cardref.vision.calibration import apply_homography, calibrate_manual, table_corners
 from cardref.vision.detector.scale import TRAINED_CARD_PX, finder_scale, scale_advice
