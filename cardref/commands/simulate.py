@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import time
 
 from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
 
@@ -32,8 +34,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", action="store_true",
                    help="also write DIR/layout.png: one deck of the deal's design laid out in suit rows on the same "
                         "table and camera, for cardref enrol-deck")
+    p.add_argument("--progress", type=float, default=3.0, metavar="SEC",
+                   help="print the frames drawn so far to stderr every SEC seconds (default 3; 0: never)")
     p.add_argument("--fallback-deal", action="store_true",
                    help="use the simulator's stand-in deal instead of the rules engine's")
+
+
+class _ProgressLine:
+    """Prints ``[progress] frame N/M (P %), F frames/s`` to stderr at most every ``every_s``."""
+
+    def __init__(self, every_s: float) -> None:
+        self.every_s = every_s
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every_s and done < total:
+            return
+        self.last = now
+        rate = done / max(now - self.start, 1e-9)
+        print(f"[progress] frame {done}/{total} ({100 * done / max(total, 1):.0f} %), {rate:.1f} frames/s",
+              file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,15 +64,19 @@ def run(args: argparse.Namespace) -> int:
     if args.game not in GAME_SEATS:
         print(f"cardref simulate: unknown game {args.game!r}; known: {', '.join(sorted(GAME_SEATS))}", file=sys.stderr)
         return 2
+    if not math.isfinite(args.progress) or args.progress < 0:
+        print("cardref simulate: --progress must be a number of seconds >= 0", file=sys.stderr)
+        return 2
     if args.fps <= 0 or (args.max_plays is not None and args.max_plays <= 0) or args.illegal < 0:
         print("cardref simulate: --fps and --max-plays must be positive, --illegal >= 0", file=sys.stderr)
         return 2
     style = CameraStyle(size=args.resolution, noise=args.noise, shake_px=args.shake, bump_at=args.bump_at)
+    progress = _ProgressLine(args.progress) if args.progress > 0 else None
     try:
         result = simulate_to_dir(args.game, args.seed, args.out, illegal=args.illegal, max_plays=args.max_plays,
                                  fps=args.fps, design=args.design, style=style, use_engine=not args.fallback_deal,
                                  video=not args.no_video, pile=args.pile,
-                                 split=None if args.designs == "all" else args.designs)
+                                 split=None if args.designs == "all" else args.designs, progress=progress)
     except (ValueError, OSError) as exc:
         print(f"cardref simulate: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,7 +110,10 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
                     max_plays: int | None = None, fps: float = 10.0, design: str | None = None,
                     style: CameraStyle | None = None, timing: Timing | None = None,
                     use_engine: bool = True, video: bool = True, pile: bool = False,
-                    split: str | None = None) -> SimulationResult:
+                    split: str | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Simulate the deal into ``out_dir`` (see the module's docstring for the files);
+    ``progress(done, total)`` is called after each frame is drawn (for a progress line)."""
     if game not in GAME_SEATS:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(sorted(GAME_SEATS))}")
     out = Path(out_dir)
@@ -141,6 +145,8 @@ def simulate_to_dir(game: str, seed: int, out_dir: str | os.PathLike, *, illegal
                     writer.write(img)
                 fh.write(json.dumps({"i": i, "t": round(t, 3), "dets": [detection_to_row(d) for d in dets]},
                                     separators=(",", ":")) + "\n")
+                if progress is not None:
+                    progress(i + 1, n_frames)
     finally:
         if writer is not None:
             writer.release()

@@ -188,3 +188,19 @@ def test_no_int8_asks_the_detector_for_the_float_models(clip, tmp_path, monkeypa
                    "--out", str(tmp_path / f"log{len(extra)}.jsonl"), *extra])
         assert rc == 2 and "none.onnx" in capsys.readouterr().err
     assert seen == [True, False]
+
+
+def test_simulate_prints_its_progress_and_refuses_a_bad_interval(tmp_path, capsys):
+    """A long simulation is not silent (issue #31 item 6): stderr gets progress lines, the
+    last one at 100 %; stdout keeps its one summary line."""
+    out = tmp_path / "p"
+    assert main(["simulate", "--game", "guafeng-zibo", "--seed", "3", "--max-plays", "1", "--no-video",
+                 "--progress", "0.000001", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    lines = [ln for ln in captured.err.splitlines() if ln.startswith("[progress] frame ")]
+    frames = json.loads((out / "meta.json").read_text())["frames"]
+    assert len(lines) >= 2 and lines[-1].startswith(f"[progress] frame {frames}/{frames} (100 %)")
+    assert len(captured.out.strip().splitlines()) == 1
+    for bad in ("-1", "nan"):
+        assert main(["simulate", "--game", "guafeng-zibo", "--progress", bad, "--out", str(out)]) == 2
+    assert "--progress" in capsys.readouterr().err
