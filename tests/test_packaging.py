@@ -67,7 +67,8 @@ def test_the_wheel_holds_every_module_and_the_shipped_models(installed_wheel: Pa
               for p in installed_wheel.rglob("*.py")}
     assert sorted(_tree_modules() - inside) == []
     models = installed_wheel / "cardref" / "models"
-    for name in ("cards-yolo11n.onnx", "corner-namer.onnx", "suit-reader.onnx", "model-card.json"):
+    for name in ("cards-yolo11n.onnx", "corner-namer.onnx", "suit-reader.onnx", "model-card.json",
+                 "int8-check/frames.json", "int8-check/scene-0.jpg"):
         assert (models / name).is_file(), name
     assert (installed_wheel / "cardref" / "ui" / "demo" / "video.mp4").is_file()
 
