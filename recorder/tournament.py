@@ -25,14 +25,32 @@ from .store import EventStore, MatchInfo, now_iso
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 
+class TournamentError(ValueError):
+    """A refused tournament action: a stable ``code`` (``tournament.<what>``), the
+    ``facts`` of the refusal, and an English message.  The dashboard shows the code's
+    sentence from its catalogue (``tp.err.<what>`` in :mod:`cardref.ui.i18n`) in the
+    user's language; the code stays in the data."""
+
+    def __init__(self, code: str, message: str, **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
+
+
 class PinError(PermissionError):
-    """A wrong or missing director PIN."""
+    """A wrong or missing director PIN (``code`` ``tournament.pin_wrong``) or a session
+    locked out after too many (``tournament.pin_locked``, ``facts["minutes"]``)."""
+
+    def __init__(self, message: str, code: str = "tournament.pin_wrong", **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> tuple[str, str]:
     """``(salt_hex, hash)`` of a PIN (scrypt, n=2^14, r=8, p=1)."""
     if not isinstance(pin, str) or len(pin.strip()) < 4:
-        raise ValueError("a director PIN needs at least 4 characters")
+        raise TournamentError("tournament.pin_short", "a director PIN needs at least 4 characters")
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.scrypt(pin.strip().encode(), salt=salt, dklen=32, **_SCRYPT)
     return salt.hex(), f"scrypt:{_SCRYPT['n']}:{_SCRYPT['r']}:{_SCRYPT['p']}:{digest.hex()}"
@@ -62,9 +80,10 @@ class Tournament:
 def create_tournament(store: EventStore, name: str, family: str, pin: str, *,
                       scoring: Scoring = DEFAULT_SCORING) -> int:
     if family not in FAMILIES:
-        raise ValueError(f"family must be one of {sorted(FAMILIES)}, got {family!r}")
+        raise TournamentError("tournament.bad_family", f"family must be one of {sorted(FAMILIES)}, got {family!r}",
+                              family=family)
     if not name.strip():
-        raise ValueError("a tournament needs a name")
+        raise TournamentError("tournament.no_name", "a tournament needs a name")
     salt, digest = hash_pin(pin)
     with store.transaction() as run:
         row = run("INSERT INTO tournaments (name, family, pin_salt, pin_hash, settings, created_at) "
@@ -136,7 +155,8 @@ def require_pin(store: EventStore, tournament_id: int, pin: str | None, action: 
     if _recent_failures(store, tournament_id, session) >= PIN_ATTEMPTS:
         store.log_action(action, "refused: too many wrong PINs", actor=actor, tournament_id=tournament_id,
                          detail=detail, **ids)
-        raise PinError(f"too many wrong PINs: try again in {PIN_LOCKOUT_S // 60} minutes")
+        raise PinError(f"too many wrong PINs: try again in {PIN_LOCKOUT_S // 60} minutes", "tournament.pin_locked",
+                       minutes=PIN_LOCKOUT_S // 60)
     if not verify_pin(store, tournament_id, pin):
         store.log_action(action, WRONG_PIN, actor=actor, tournament_id=tournament_id, detail=detail, **ids)
         raise PinError("wrong or missing director PIN")
@@ -152,7 +172,7 @@ def change_pin(store: EventStore, tournament_id: int, old_pin: str, new_pin: str
 
 def add_team(store: EventStore, tournament_id: int, name: str, players: Sequence[str] = ()) -> int:
     if not name.strip():
-        raise ValueError("a team needs a name")
+        raise TournamentError("tournament.no_team_name", "a team needs a name")
     with store.transaction() as run:
         row = run("INSERT INTO teams (tournament_id, name) VALUES (?, ?) RETURNING id",
                   (tournament_id, name.strip())).fetchone()
@@ -201,10 +221,11 @@ def start_match(store: EventStore, round_id: int, table_id: str, team_a: int, te
     tid, number = row
     known = teams(store, tid)
     if team_a not in known or team_b not in known or team_a == team_b:
-        raise ValueError("a match needs two different teams of this tournament")
+        raise TournamentError("tournament.bad_teams", "a match needs two different teams of this tournament")
     table = store.table(table_id)
     if table is None or table.tournament_id != tid:
-        raise ValueError(f"table {table_id!r} is not a table of this tournament (add it first)")
+        raise TournamentError("tournament.bad_table", f"table {table_id!r} is not a table of this tournament "
+                              "(add it first)", table=table_id)
     return store.start_match(table_id, name or f"round {number}: {known[team_a]} v {known[team_b]}",
                              round_id=round_id, team_a=team_a, team_b=team_b, seats=seats)
 
@@ -223,12 +244,15 @@ def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str,
         raise KeyError(f"no match {match_id}")
     tid = tournament_of_match(store, match)
     if tid is None:
-        raise ValueError(f"match {match_id} is not part of a tournament round")
+        raise TournamentError("tournament.not_in_round", f"match {match_id} is not part of a tournament round",
+                              match=match_id)
     if not director.strip():
-        raise ValueError("say who confirms the result")
+        raise TournamentError("tournament.no_director", "say who confirms the result")
     require_pin(store, tid, pin, "confirm", director, session=session, match_id=match_id, table_id=match.table_id)
     if match.confirmed:
-        raise ValueError(f"match {match_id} was already confirmed by {match.confirmed_by} at {match.confirmed_at}")
+        raise TournamentError("tournament.already_confirmed", f"match {match_id} was already confirmed by "
+                              f"{match.confirmed_by} at {match.confirmed_at}", match=match_id,
+                              who=match.confirmed_by, at=(match.confirmed_at or "")[:19].replace("T", " "))
     store.confirm_match(match_id, director.strip())
     score = match_score(store, match_id)
     store.log_action("confirm", "ok", actor=director, tournament_id=tid, match_id=match_id, table_id=match.table_id,
@@ -244,7 +268,8 @@ def correct_with_pin(store: EventStore, table_id: str, ref: int, *, who: str, wh
     recorder = recorder or Recorder(store)
     target = store.event(table_id, ref)
     if target is None:
-        raise ValueError(f"table {table_id} has no event {ref} to correct")
+        raise TournamentError("tournament.no_event", f"table {table_id} has no event {ref} to correct",
+                              table=table_id, seq=ref)
     match = store.match(target.match_id) if target.match_id is not None else None
     authorized = None
     tid = tournament_of_match(store, match) if match is not None else None
@@ -399,11 +424,12 @@ def pair_round(store: EventStore, tournament_id: int, method: str = "swiss",
     being played there); ``force`` pairs anyway."""
     team_ids = list(teams(store, tournament_id))
     if len(team_ids) < 2:
-        raise ValueError("pairing needs at least two teams")
+        raise TournamentError("tournament.too_few_teams", "pairing needs at least two teams")
     open_ones = [m.id for m in store.matches(tournament_id=tournament_id) if not m.confirmed]
     if open_ones and not force:
-        raise ValueError(f"confirm the results of matches {', '.join(map(str, open_ones))} before pairing "
-                         "the next round")
+        raise TournamentError("tournament.unconfirmed", f"confirm the results of matches "
+                              f"{', '.join(map(str, open_ones))} before pairing the next round",
+                              matches=", ".join(map(str, open_ones)))
     tables = tables or [t.id for t in store.tables(tournament_id)]
     number = len(rounds(store, tournament_id)) + 1
     if method == "swiss":
@@ -412,13 +438,16 @@ def pair_round(store: EventStore, tournament_id: int, method: str = "swiss",
             order = order[:-1]  # the last team sits out (a bye) this round
         pairs = swiss_pairs(order, _played_pairs(store, tournament_id))
         if pairs is None:
-            raise ValueError("every possible pairing repeats a match: the Swiss rounds are exhausted")
+            raise TournamentError("tournament.swiss_exhausted",
+                                  "every possible pairing repeats a match: the Swiss rounds are exhausted")
     elif method == "round-robin":
         pairs = round_robin_pairs(sorted(team_ids), number - 1)
     else:
-        raise ValueError(f"method must be 'swiss' or 'round-robin', got {method!r}")
+        raise TournamentError("tournament.bad_method", f"method must be 'swiss' or 'round-robin', got {method!r}",
+                              method=method)
     if len(tables) < len(pairs):
-        raise ValueError(f"{len(pairs)} matches need {len(pairs)} tables; the tournament has {len(tables)}")
+        raise TournamentError("tournament.too_few_tables", f"{len(pairs)} matches need {len(pairs)} tables; "
+                              f"the tournament has {len(tables)}", need=len(pairs), have=len(tables))
     round_id = add_round(store, tournament_id, number)
     matches = [start_match(store, round_id, table, a, b) for table, (a, b) in zip(tables, pairs, strict=False)]
     store.log_action("pair_round", "ok", tournament_id=tournament_id,

@@ -311,6 +311,31 @@ _TEXT: dict[str, tuple[str, str]] = {
     "tp.audit": ("操作记录", "Audit log"),
     "tp.nothing_yet": ("还没有记录。", "Nothing yet."),
     "tp.no_correction": ("还没有更正。", "No correction yet."),
+    # the recorder's refusals by their stable code (TournamentError.code, PinError.code)
+    "tp.err.pin_short": ("裁判长密码至少要 4 位。", "the director PIN needs at least 4 characters."),
+    "tp.err.pin_wrong": ("密码不对。", "Wrong PIN."),
+    "tp.err.pin_locked": ("本浏览器会话密码错误次数太多：请 {minutes} 分钟后再试。",
+                          "Too many wrong PINs from this browser session: try again in {minutes} minutes."),
+    "tp.err.bad_family": ("不认识的游戏 {family}（只能是够级或升级）。", "unknown game {family} (够级 or 升级 only)."),
+    "tp.err.no_name": ("赛事要有名称。", "a tournament needs a name."),
+    "tp.err.no_team_name": ("队伍要有名称。", "a team needs a name."),
+    "tp.err.bad_teams": ("对阵要选本赛事的两支不同队伍。", "a match needs two different teams of this tournament."),
+    "tp.err.bad_table": ("牌桌 {table} 不是本赛事的牌桌（请先添加）。",
+                         "table {table} is not a table of this tournament (add it first)."),
+    "tp.err.not_in_round": ("第 {match} 场不属于任何赛事轮次。", "match {match} is not part of a tournament round."),
+    "tp.err.no_director": ("请写明由谁确认结果。", "say who confirms the result."),
+    "tp.err.already_confirmed": ("第 {match} 场已由 {who} 于 {at} 确认。",
+                                 "match {match} was already confirmed by {who} at {at}."),
+    "tp.err.no_event": ("牌桌 {table} 没有第 {seq} 号事件可更正。", "table {table} has no event {seq} to correct."),
+    "tp.err.too_few_teams": ("编排至少要两支队伍。", "pairing needs at least two teams."),
+    "tp.err.unconfirmed": ("请先确认第 {matches} 场的结果，再编排下一轮。",
+                           "confirm the results of matches {matches} before pairing the next round."),
+    "tp.err.swiss_exhausted": ("瑞士制已排完：每种编排都会重复已赛过的对阵。可改用单循环。",
+                               "every possible pairing repeats a match: the Swiss rounds are exhausted."),
+    "tp.err.bad_method": ("不认识的编排方式 {method}（瑞士制或单循环）。",
+                          "unknown pairing method {method} (Swiss or round robin)."),
+    "tp.err.too_few_tables": ("{need} 场对阵需要 {need} 张牌桌；本赛事只有 {have} 张。",
+                              "{need} matches need {need} tables; the tournament has {have}."),
     "tp.status.confirmed": ("已确认", "confirmed"),
     "tp.status.finished": ("已结束", "finished"),
     "tp.status.playing": ("进行中", "playing"),
@@ -473,6 +498,18 @@ def tr(key: str, lang: str = "zh", **facts: object) -> str:
         return text.format(**facts)
     except (KeyError, ValueError, IndexError):
         return text
+
+
+def refusal(exc: BaseException, lang: str = "zh") -> str:
+    """A refusal of the recorder in the catalogue's words: an exception with a stable
+    ``code`` ("tournament.swiss_exhausted") and ``facts`` is shown as ``tp.err.<what>``;
+    one whose code the catalogue does not know, or that has none, as its own message."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code.startswith("tournament."):
+        key = "tp.err." + code.split(".", 1)[1]
+        if key in _TEXT:
+            return tr(key, lang, **dict(getattr(exc, "facts", None) or {}))
+    return str(exc)
 
 
 def game_title(game: str, lang: str = "zh") -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from .i18n import tr
+from .i18n import refusal, tr
 
 #: Column names of the recorder's standings and match rows, by their catalogue key.
 COLUMNS = {k: f"tp.col.{k}" for k in (
@@ -78,12 +78,9 @@ def _table(rows: list[dict[str, Any]], empty: str, lang: str) -> None:
 
 
 def _why(exc: BaseException, lang: str) -> str:
-    """A refusal in the catalogue's words where the recorder's reason is known."""
-    from cardref.recorder import tournament as tm
-
-    if isinstance(exc, tm.PinError):
-        return tr("tp.too_many" if "too many" in str(exc) else "pin.wrong", lang)
-    return str(exc)
+    """A refusal in the catalogue's words where the recorder gives its code
+    (:func:`cardref.ui.i18n.refusal`); any other error as its own message."""
+    return refusal(exc, lang)
 
 
 def _create_form(store: Any, lang: str) -> None:
@@ -100,7 +97,7 @@ def _create_form(store: Any, lang: str) -> None:
                 tm.create_tournament(store, name, family, pin)
                 st.success(tr("tp.created", lang, name=name))
             except Exception as exc:  # noqa: BLE001 - shown to the director
-                st.error(tr("tp.not_created", lang, why=tr("tp.pin_short", lang) if "PIN" in str(exc) else exc))
+                st.error(tr("tp.not_created", lang, why=_why(exc, lang)))
 
 
 def _setup_forms(store: Any, t: Any, lang: str) -> None:
@@ -153,7 +150,7 @@ def _setup_forms(store: Any, t: Any, lang: str) -> None:
                     store.log_action(f"add_{what}", "ok", tournament_id=t.id, detail={"name": name})
                     st.success(tr("tp.added", lang, what=tr(f"tp.what.{what}", lang)))
                 except Exception as exc:  # noqa: BLE001 - shown to the director
-                    st.error(tr("tp.not_added", lang, why=exc))
+                    st.error(tr("tp.not_added", lang, why=_why(exc, lang)))
 
 
 def _match_label(m: dict[str, Any], lang: str) -> str:

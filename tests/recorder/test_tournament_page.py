@@ -108,7 +108,7 @@ def test_standings_confirm_and_correct_with_pin(tmp_path, monkeypatch):
 
     at.text_input(key="tp_pair_pin").input("2468")
     _button(at, "tp.pair_submit").click().run()
-    assert at.error and "exhausted" in at.error[0].value  # Swiss: these two teams have met
+    assert at.error and tr("tp.err.swiss_exhausted", "zh") in at.error[0].value  # Swiss: these two have met
     at.selectbox(key="tp_pair_method").select("round-robin")
     _button(at, "tp.pair_submit").click().run()
     assert at.success and "已编排：1 场" in at.success[0].value
