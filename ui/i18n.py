@@ -173,6 +173,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     # replay
     "replay.open": ("打开日志", "Open a log"),
     "replay.upload": ("上传日志（.jsonl）", "Upload a log (.jsonl)"),
+    "replay.upload_help": ("点下面的按钮选一个日志文件，或把文件拖到框里（按钮上的英文是界面框架自带的，不能改）。",
+                           "Press the button below to pick a log file, or drag the file into the box."),
     "replay.path": ("或输入日志路径", "or type a log path"),
     "replay.store": ("或从赛事记录库打开一桌", "or open a table of the recorder's store"),
     "replay.video": ("对应视频（可选）", "Its video (optional)"),

@@ -32,7 +32,8 @@ def _judge(lines: list[str]) -> JudgeResult:
 def _open_controls(lang: str) -> None:
     cfg, _ = state.config()
     with st.expander(tr("replay.open", lang), expanded=state.replay_log() is None):
-        up = st.file_uploader(tr("replay.upload", lang), type=["jsonl", "json", "txt", "log"], key="replay_upload")
+        up = st.file_uploader(tr("replay.upload", lang), type=["jsonl", "json", "txt", "log"], key="replay_upload",
+                              help=tr("replay.upload_help", lang))  # the button's own text is Streamlit's
         if up is not None and st.session_state.get("replay_upload_id") != up.file_id:
             st.session_state["replay_upload_id"] = up.file_id
             text = up.getvalue().decode("utf-8", errors="replace")

@@ -146,3 +146,11 @@ def test_the_tournament_page_in_chinese(app, tournament_db) -> None:
     at = app(mode="demo", store=tournament_db)
     at.switch_page("screens/tournament_page.py").run()
     check(at, {"春季赛 · 够级", "T1", "东队", "西队"})
+
+
+def test_the_log_uploader_speaks_chinese(app) -> None:
+    """Streamlit has no option for its uploader button's own text; its label and help are ours."""
+    at = app(mode="demo")
+    (up,) = [e for e in at.get("file_uploader")]
+    assert up.proto.label == i18n.tr("replay.upload", "zh")
+    assert up.proto.help == i18n.tr("replay.upload_help", "zh") and not english_words(up.proto.help)
