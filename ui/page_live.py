@@ -111,7 +111,7 @@ def render() -> None:
     if problem:
         st.warning(problem)
     if not cfg.live:
-        st.info(tr("banner.no_camera", lang, detail="cardref ui --camera 0 / --video FILE"))
+        st.info(tr("banner.no_camera", lang, detail="`cardref ui --camera 0` / `--video FILE`"))
         return
     table = state.live_table(cfg.to_env())
     for key, detail in table.problems:

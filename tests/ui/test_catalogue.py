@@ -77,6 +77,7 @@ def visible(at) -> str:  # type: ignore[no-untyped-def]
     text = "\n".join(parts)
     text = re.sub(r"<style>.*?</style>", " ", text, flags=re.S)  # the page's own CSS is no sentence
     text = re.sub(r"<[^>]+>", " ", ICON.sub(" ", text))  # icons; HTML tags (a tooltip's rule code is an attribute)
+    text = re.sub(r"`[^`\n]+`", " ", text)  # a command to type (`cardref ui --camera 0`) is code, not a sentence
     return re.sub(r"\S+\.(?:jsonl|mp4|db|json)\b", " ", text)
 
 
@@ -154,3 +155,9 @@ def test_the_log_uploader_speaks_chinese(app) -> None:
     (up,) = [e for e in at.get("file_uploader")]
     assert up.proto.label == i18n.tr("replay.upload", "zh")
     assert up.proto.help == i18n.tr("replay.upload_help", "zh") and not english_words(up.proto.help)
+
+
+def test_the_live_page_in_chinese(app) -> None:
+    at = app(mode="demo")
+    at.switch_page("screens/live_page.py").run()
+    check(at)
