@@ -518,6 +518,9 @@ class _Library(Mapping):
             self._built[name] = _meta(self._sources[name])  # KeyError for an unknown design
         return self._built[name]
 
+    def __contains__(self, name: object) -> bool:  # known without building
+        return name in self._sources
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._sources)
 
@@ -554,6 +557,35 @@ def list_designs(split: str | None = None) -> list[str]:
         raise ValueError(f"split must be 'train' or 'heldout', not {split!r}")
     held = heldout_families([metas[n]["family"] for n in names])
     return [n for n in names if (metas[n]["family"] in held) == (split == "heldout")]
+
+
+def list_sources() -> list[str]:
+    """Every design's name on this machine, usable or not, without building any."""
+    return sorted(_all_meta())
+
+
+def iter_designs(split: str | None = None, order: list[str] | None = None) -> Iterator[str]:
+    """The designs of :func:`list_designs` (same split, same set), built one at a time as the
+    caller walks them, in ``order`` (design names; default sorted).  A caller that needs one
+    design, or the first few, does not build the whole library (minutes on a cold cache).
+
+    While a pinned held-out family has a usable design, the split is known from the family
+    alone; otherwise (another library) the whole list is built first, as by ``list_designs``.
+    """
+    if split not in (None, "train", "heldout"):
+        raise ValueError(f"split must be 'train' or 'heldout', not {split!r}")
+    metas = _all_meta()
+    names = sorted(metas) if order is None else [n for n in order if n in metas]
+    pinned = any(metas[n].get("usable") for n in metas if metas.family(n) in HELDOUT_FAMILIES)
+    if split == "heldout" or not pinned:
+        allowed = set(list_designs(split))
+        yield from (n for n in names if n in allowed)
+        return
+    for name in names:
+        if split == "train" and metas.family(name) in HELDOUT_FAMILIES:
+            continue
+        if metas[name].get("usable"):
+            yield name
 
 
 def heldout_families(families: list[str]) -> set[str]:

@@ -30,10 +30,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardref.engine.events import GAME_SEATS
 from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
+
+if TYPE_CHECKING:
+    from cardref.vision.simulate.faces import DesignPool
 
 MATCH_WINDOW_S = 2.0
 
@@ -422,15 +425,18 @@ class ReplayDetector:
         tmp.replace(self.path)
 
 
-def design_pool(split: str | None) -> list[str]:
+def design_pool(split: str | None) -> DesignPool | None:
     """The card designs the deals go round (those with jokers when there are any, as the
-    simulator prefers); empty without the face library (the simulator then draws faces)."""
-    from cardref.vision.simulate.faces import library_designs
+    simulator prefers), found as the run needs them; ``None`` without the face library (the
+    simulator then draws faces)."""
+    from cardref.vision.simulate.faces import DesignPool
 
     try:
-        return library_designs(split)
+        pool = DesignPool(split)
+        pool.pick(0)
     except Exception:  # noqa: BLE001 - no card packages: drawn faces
-        return []
+        return None
+    return pool
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -576,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
         for d in range(args.deals):
             for gi, g in enumerate(games):
                 # the deals go round the designs, so a short run sees every one of them
-                design = pool[(d * len(games) + gi) % len(pool)] if pool else None
+                design = pool.pick(d * len(games) + gi) if pool is not None else None
                 seed = args.seed + d
                 pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,

@@ -84,3 +84,27 @@ def test_a_later_deck_without_its_font_names_the_package(monkeypatch, tmp_path) 
              if "urw-base35" in drawn_decks.deck_style(n).font)
     with pytest.raises(drawn_decks.DrawnDeckError, match="fonts-urw-base35"):
         drawn_decks.draw_deck(n)
+
+
+def test_designs_are_walked_lazily_and_agree_with_the_list(small_library, monkeypatch) -> None:
+    """iter_designs gives list_designs' designs, split by split, and building stops at the
+    designs walked past (a short simulated run does not render the whole library)."""
+    sources = [faces.DesignSource("drawn-00", "drawn", faces.Path("drawn-00")),
+               faces.DesignSource("drawn-01", "drawn", faces.Path("drawn-01")),
+               faces.DesignSource("aisleriot-plastic", "aisleriot", faces.AISLERIOT_DIR / "plastic.svgz")]
+    monkeypatch.setattr(faces, "_sources", lambda: sources)
+    faces._all_meta.cache_clear()
+    built: list[str] = []
+    real_build = faces._build
+    monkeypatch.setattr(faces, "_build", lambda src: (built.append(src.name), real_build(src))[1])
+    walk = faces.iter_designs("train")
+    assert next(walk) == "drawn-00"
+    assert "drawn-01" not in built  # not reached yet
+    assert [*walk] == ["drawn-01"]
+    assert faces.list_sources() == ["aisleriot-plastic", "drawn-00", "drawn-01"]
+    for split in (None, "train", "heldout"):
+        assert sorted(faces.iter_designs(split)) == faces.list_designs(split)
+    assert [*faces.iter_designs(None, order=["drawn-01", "aisleriot-plastic", "nope"])] == [
+        "drawn-01", "aisleriot-plastic"]
+    with pytest.raises(ValueError, match="split"):
+        next(faces.iter_designs("everything"))

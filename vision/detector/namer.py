@@ -1,22 +1,7 @@
-"""The corner namer: a small classifier that names each corner index the detector found.
-
-The YOLO detector is good at *finding* the rank-and-suit indices and weak at telling 54
-look-alike classes apart from a few pixels; so the shipped detector is class-agnostic
-(one class, ``corner``) and this second stage names every box it finds.  Each box is cut
-out as a square patch (:func:`crop_corner`, the same code at training and at run time),
-scaled to :data:`CROP_SIZE` pixels and classified into the 54 card codes plus
-:data:`NOT_A_CORNER`, which rejects boxes that are not an index at all.
-
-The network is trained by :mod:`cardref.datasets.namer_train` and shipped as ONNX
-(``models/corner-namer.onnx``), run by OpenVINO (or ONNX Runtime when OpenVINO is
-missing) on every box of a frame in one batch.
-
-A namer exported with a second output, ``features`` (the pooled 160-number description of
-a patch the classifier reads), can also be taught one deck (:mod:`.deck`): its readings are
-then weighed against that deck's own enrolled corners.
-
-The reading itself lives in :mod:`.namer_core` (:class:`~.namer_core.FileNamer`, which the
-INT8 load-time check uses); :class:`CornerNamer` adds the choice of the file that runs.
+"""The product's corner namer: :class:`CornerNamer` chooses the ONNX file that runs (a fresh
+INT8 copy where it is the fast one and passes the load-time check, :mod:`.int8`) and reads
+through :class:`~.namer_core.FileNamer`.  What the namer is, how it reads a corner and how
+it is trained: :mod:`.namer_core`.
 """
 
 from __future__ import annotations

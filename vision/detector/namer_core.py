@@ -15,7 +15,7 @@ scaled to :data:`CROP_SIZE` pixels and classified into the 54 card codes plus
 
 The network is trained by :mod:`cardref.datasets.namer_train` and shipped as ONNX
 (``models/corner-namer.onnx``), run by OpenVINO (or ONNX Runtime when OpenVINO is
-missing) on every box of a frame in one batch: ~5 ms for 70 boxes here.
+missing) on every box of a frame in one batch.
 
 A namer exported with a second output, ``features`` (the pooled 160-number description of
 a patch the classifier reads), can also be taught one deck (:mod:`.deck`): its readings are

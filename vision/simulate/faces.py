@@ -64,13 +64,36 @@ def drawn_face(code: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     return img, boxes
 
 
-def library_designs(split: str | None = None) -> list[str]:
+class DesignPool:
     """The face-library designs the simulator picks from (of the detector's ``split``): those
-    with jokers when any have them.  Raises when the library cannot be used."""
-    from cardref.datasets.faces import CardFaces, list_designs
+    with jokers when any have them.  ``pick(k)`` is the ``k``-th of them (modulo their number)
+    in ``order`` (default sorted); it builds only the designs it walks past, so a short run
+    does not build the whole library (minutes on a cold cache)."""
 
-    names = list_designs(split)
-    return [n for n in names if CardFaces(n).has_jokers] or names
+    def __init__(self, split: str | None = None, order: list[str] | None = None) -> None:
+        from cardref.datasets.faces import iter_designs
+
+        self._walk = iter_designs(split, order)
+        self._jokers: list[str] = []
+        self._plain: list[str] = []
+        self._done = False
+
+    def _next(self) -> bool:
+        from cardref.datasets.faces import CardFaces
+
+        name = next(self._walk, None)
+        if name is None:
+            self._done = True
+            return False
+        (self._jokers if CardFaces(name).has_jokers else self._plain).append(name)
+        return True
+
+    def pick(self, k: int) -> str | None:
+        """The ``k``-th design, or ``None`` when the library has none."""
+        while len(self._jokers) <= k and not self._done:
+            self._next()
+        pool = self._jokers or self._plain
+        return pool[k % len(pool)] if pool else None
 
 
 class FaceSet:
@@ -88,9 +111,11 @@ class FaceSet:
         try:
             from cardref.datasets.faces import CardFaces
 
-            pool = library_designs(split) if design is None else []
-            if pool:
-                design = random.Random(seed).choice(pool)
+            if design is None:  # one design by seed, building only the designs walked past
+                from cardref.datasets.faces import list_sources
+
+                names = list_sources()
+                design = DesignPool(split, order=random.Random(seed).sample(names, len(names))).pick(0)
             if design is not None:
                 self._lib = CardFaces(design)
                 self.design = design
