@@ -179,10 +179,9 @@ def _int(obj: dict[str, Any], key: str, *, required: bool = True) -> int | None:
     return value
 
 
-def _cards(obj: dict[str, Any], key: str = "cards", *, required: bool = True) -> tuple[Card, ...] | None:
+def _optional_cards(obj: dict[str, Any], key: str = "cards") -> tuple[Card, ...] | None:
+    """The cards under ``key``, or ``None`` when the key is absent."""
     if key not in obj:
-        if required:
-            raise EventError("event.missing_key", f"missing key {key!r}", key=key)
         return None
     value = obj[key]
     if not isinstance(value, list):
@@ -191,6 +190,14 @@ def _cards(obj: dict[str, Any], key: str = "cards", *, required: bool = True) ->
         return parse_cards(value)
     except CardCodeError as exc:
         raise EventError("event.bad_card", f"unknown card code {exc.text!r}", card=exc.text) from None
+
+
+def _cards(obj: dict[str, Any], key: str = "cards") -> tuple[Card, ...]:
+    """The cards under ``key``, which must be there."""
+    cards = _optional_cards(obj, key)
+    if cards is None:
+        raise EventError("event.missing_key", f"missing key {key!r}", key=key)
+    return cards
 
 
 def _common(obj: dict[str, Any]) -> dict[str, Any]:
@@ -251,7 +258,7 @@ def _declare(obj: dict[str, Any]) -> DeclareEvent:
     what = obj.get("what")
     if not isinstance(what, str) or not what:
         raise EventError("event.missing_key", "a declare event needs 'what'", key="what")
-    cards = _cards(obj, required=False) or ()
+    cards = _optional_cards(obj) or ()
     args = _extra(obj, ("seat", "what", "cards"))
     return DeclareEvent(seat=_seat(obj), what=what, cards=cards, args=args, **_common(obj))
 
@@ -261,7 +268,7 @@ def _correct(obj: dict[str, Any]) -> CorrectEvent:
     assert ref is not None
     if ref < 0:
         raise EventError("event.bad_value", f"'ref' must be a line index >= 0, got {ref}", key="ref", value=ref)
-    cards = _cards(obj, required=False)
+    cards = _optional_cards(obj)
     seat = _int(obj, "seat", required=False)
     if seat is not None and seat < 0:
         raise EventError("event.bad_seat", f"seat {seat} is negative", seat=seat)
