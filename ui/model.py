@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from cardref.engine.cards import CardCodeError, parse_cards
 from cardref.engine.eventlog import read_lines
-from cardref.engine.events import CorrectEvent, DealEvent, PlayEvent
+from cardref.engine.events import CorrectEvent, DealEvent, PlayEvent, correct_event
 from cardref.engine.judge import JudgeResult, LiveJudge, apply_corrections
 from cardref.vision.logfile import JsonlSink as _JsonlSink
 
@@ -206,19 +206,10 @@ class TableLog:
             raise ValueError("a correction needs cards or a seat")
         if not 0 <= ref < len(self.lines):
             raise ValueError(f"there is no event {ref}")
-        if cards is not None:
-            cards = [c.code for c in parse_cards(cards)]
-        obj: dict[str, Any] = {"type": "correct", "ref": ref}
-        if cards is not None:
-            obj["cards"] = cards
-        if seat is not None:
-            obj["seat"] = int(seat)
-        obj["who"] = who or "referee"
-        if why:
-            obj["why"] = why
-        obj["source"] = "manual"
-        if t is not None:
-            obj["t"] = round(float(t), 3)
+        parsed = parse_cards(cards) if cards is not None else None  # CardCodeError names the bad code
+        event = correct_event(ref, cards=parsed, seat=None if seat is None else int(seat), who=who or "referee",
+                              why=why or None, t=None if t is None else round(float(t), 3), source="manual")
+        obj = event.to_json()
         obj["at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")  # when, by the clock
         return self.append(obj)
 
