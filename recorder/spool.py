@@ -8,16 +8,24 @@ when it was first received, so a line forwarded just before a crash is recognise
 never recorded twice.  While lines wait, new lines queue behind them: order is kept.
 A line the server refuses (a correction of a confirmed result) stays in the outbox
 marked refused, with the reason.
+
+A writer that claims a table (:meth:`SpoolingRecorder.claim`) is its only writer, as a plain
+``store append`` is: the claim is a lock file beside the outbox (so a second writer through
+the same outbox is refused even while the server is away) and the store's own table claim
+whenever the server answers.  A writer that finds the table busy writes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
+import os
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +33,12 @@ from typing import Any
 from cardref.engine.events import Event
 
 from .recorder import LockedError, Recorded, Recorder
-from .store import EventStore, StoreError, now_iso, to_line
+from .store import EventStore, StoreError, TableBusy, now_iso, to_line
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: the outbox claim is the store's alone
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -100,15 +113,18 @@ class SpoolingRecorder:
         self._connect = connect
         self.outbox = Outbox(outbox)
         self.retry_s = retry_s
+        self._outbox_path = Path(outbox).expanduser()
         self._recorder: Recorder | None = None
         self._next_try = 0.0
         self._lock = threading.RLock()
+        self._claimed: dict[str, int] = {}  # table -> descriptor of its outbox lock file
+        self._store_claims = contextlib.ExitStack()
 
     @property
     def store(self) -> EventStore | None:
         return self._recorder.store if self._recorder else None
 
-    def _online(self) -> Recorder | None:
+    def _online(self, *, refuse_busy: bool = False) -> Recorder | None:
         if self._recorder is not None:
             return self._recorder
         if time.monotonic() < self._next_try:
@@ -119,19 +135,84 @@ class SpoolingRecorder:
             log.warning("shared store unreachable (%s); recording into the outbox", exc)
             self._next_try = time.monotonic() + self.retry_s
             return None
+        try:
+            for table_id in self._claimed:  # the claimed tables are claimed at the store too
+                self._store_claims.enter_context(store.claim_table(table_id))
+        except TableBusy as exc:
+            self._store_claims.close()
+            store.close()
+            self._next_try = time.monotonic() + self.retry_s
+            if refuse_busy:
+                raise
+            log.warning("%s; the lines wait in the outbox", exc)
+            return None
         if hasattr(store, "reconnect_s"):
             store.reconnect_s = min(store.reconnect_s, 2.0)  # fall back to the outbox quickly
         self._recorder = Recorder(store)
         return self._recorder
 
-    def _went_away(self, exc: BaseException) -> None:
-        log.warning("shared store lost (%s); recording into the outbox", exc)
+    @contextlib.contextmanager
+    def claim(self, table_id: str) -> Iterator[None]:
+        """Be the only writer of ``table_id`` for the block, through this outbox and at the
+        store; raises :class:`TableBusy` at once, before anything is written, when another
+        writer holds it (here, or at the store while it answers)."""
+        with self._lock:
+            if table_id in self._claimed:
+                raise TableBusy(f"table {table_id!r} is already claimed by this writer")
+            self._claim_outbox(table_id)
+            self._close_store()  # reconnect so that the store claim covers this table too
+            self._next_try = 0.0
+            try:
+                self._online(refuse_busy=True)
+            except BaseException:
+                self._release_outbox(table_id)
+                raise
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._release_outbox(table_id)
+                self._close_store()
+
+    def _claim_outbox(self, table_id: str) -> None:
+        if fcntl is None:
+            self._claimed[table_id] = -1
+            return
+        folder = Path(f"{self._outbox_path}-tables")
+        folder.mkdir(exist_ok=True)
+        name = hashlib.sha256(table_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
+            raise TableBusy(f"table {table_id!r} is being recorded through the outbox {self._outbox_path} by "
+                            f"another writer ({holder}); nothing was written: wait until it has finished, or "
+                            f"record at another --table") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"process {os.getpid()}, since {now_iso()[:19]}".encode(), 0)
+        self._claimed[table_id] = fd
+
+    def _release_outbox(self, table_id: str) -> None:
+        fd = self._claimed.pop(table_id, -1)
+        if fd >= 0:
+            os.ftruncate(fd, 0)
+            os.close(fd)  # closing the descriptor releases its flock
+
+    def _close_store(self) -> None:
+        """Close the connection to the store (and with it its table claims), if one is open."""
+        self._store_claims.close()
         if self._recorder is not None:
             try:
                 self._recorder.store.close()
-            except Exception:  # noqa: BLE001 - it is already broken
+            except Exception:  # noqa: BLE001 - it may already be broken
                 pass
         self._recorder = None
+
+    def _went_away(self, exc: BaseException) -> None:
+        log.warning("shared store lost (%s); recording into the outbox", exc)
+        self._close_store()
         self._next_try = time.monotonic() + self.retry_s
 
     def record(self, table_id: str, item: str | bytes | Mapping[str, Any] | Event) -> Recorded | Queued:
@@ -176,6 +257,7 @@ class SpoolingRecorder:
 
     def close(self) -> None:
         with self._lock:
-            if self._recorder is not None:
-                self._recorder.store.close()
+            self._close_store()
+            for table_id in list(self._claimed):
+                self._release_outbox(table_id)
             self.outbox.close()

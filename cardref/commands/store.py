@@ -131,7 +131,7 @@ def _append_spooled(args: argparse.Namespace) -> int:
     spool = SpoolingRecorder(lambda: open_store(args.db), args.spool)
     counts = {"recorded": 0, "queued": 0}
     try:
-        with input_lines(args.log) as lines:
+        with spool.claim(args.table), input_lines(args.log) as lines:  # a second writer is refused at once
             for raw in lines:
                 text = to_line(raw)
                 if not text:
@@ -149,8 +149,8 @@ def _append_spooled(args: argparse.Namespace) -> int:
                         for v in done.verdicts:
                             _print(v.to_json(args.lang))
                 sys.stdout.flush()
-        spool.flush()
-        waiting = spool.outbox.count()
+            spool.flush()
+            waiting = spool.outbox.count()
     finally:
         spool.close()
     print(f"cardref store: {counts['recorded']} lines recorded at table {args.table}, {counts['queued']} went "
@@ -161,11 +161,12 @@ def _append_spooled(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from cardref.recorder import LockedError, Recorder, table_rows
     from cardref.recorder.cliutil import CommandError, fail, opened
+    from cardref.recorder.store import TableBusy
 
     if args.action == "append" and args.spool:
         try:
             return _append_spooled(args)
-        except (CommandError, ValueError) as exc:
+        except (CommandError, ValueError, TableBusy) as exc:
             return fail("store", exc)
     try:
         with opened(args) as store:
