@@ -32,7 +32,7 @@ from PIL import Image
 from .config import DEMO_VIDEO
 from .live import FrameOutput, LiveRunner, NullPipeline, Pipeline
 from .model import TableLog
-from .sources import build_pipeline, load_calibration
+from .sources import VisionAdapter, build_pipeline, load_calibration
 
 
 class MemorySource:
@@ -55,20 +55,21 @@ class MemorySource:
 
 class Rewinding:
     """The pipeline started afresh each time the frames start over (the oracle detector and
-    the play segmenter follow the video's frame numbers)."""
+    the play segmenter follow the video's frame numbers): a table session is restarted as a
+    whole (:meth:`~cardref.ui.sources.VisionAdapter.restart`), never rebuilt here."""
 
     def __init__(self, inner: Pipeline, period: int) -> None:
         self.inner = inner
         self.period = period
         self.n = 0
 
+    def set_calibration(self, calibration: Any) -> None:
+        if isinstance(self.inner, VisionAdapter):
+            self.inner.set_calibration(calibration)
+
     def process(self, frame: np.ndarray, t: float) -> FrameOutput:
-        if self.n and self.n % self.period == 0:
-            adapter = self.inner
-            vision = getattr(adapter, "inner", None)
-            if vision is not None and hasattr(adapter, "index"):
-                adapter.index = 0  # type: ignore[attr-defined]
-                adapter.inner = type(vision)(vision.detector, vision.seats, vision.calibration)  # type: ignore[attr-defined]
+        if self.n and self.n % self.period == 0 and isinstance(self.inner, VisionAdapter):
+            self.inner.restart()
         self.n += 1
         return self.inner.process(frame, t)
 
@@ -132,7 +133,7 @@ def run_once(frames: list[np.ndarray], pipeline: Pipeline, header: list[str], *,
     for line in header:
         log.append(line)
     runner = LiveRunner(lambda: MemorySource(frames), Rewinding(pipeline, len(frames)), log, draw=dashboard,
-                        calibration=getattr(getattr(pipeline, "inner", None), "calibration", None))
+                        calibration=pipeline.calibration if isinstance(pipeline, VisionAdapter) else None)
     stop = threading.Event()
     extra: dict = {}
     consumer = None
@@ -209,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         cap.release()
         pipeline, why = build_pipeline(game, cal, detector=args.detector, video=str(video), fps=fps,
                                        model=args.model, backend=args.backend)
-    kind = type(getattr(pipeline, "inner", pipeline)).__name__
-    detector = type(getattr(getattr(pipeline, "inner", None), "detector", None)).__name__
+    kind = type(pipeline.inner if isinstance(pipeline, VisionAdapter) else pipeline).__name__
+    detector = type(pipeline.detector if isinstance(pipeline, VisionAdapter) else None).__name__
     bare: list[float] = []
     dash: list[float] = []
     extra: dict = {}

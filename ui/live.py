@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -66,6 +66,13 @@ class FrameOutput:
 
 class Pipeline(Protocol):
     def process(self, frame: np.ndarray, t: float) -> FrameOutput: ...
+
+
+@runtime_checkable
+class Calibrated(Protocol):
+    """A pipeline that uses the table's calibration (the table session's adapter)."""
+
+    def set_calibration(self, calibration: Any) -> None: ...
 
 
 class NullPipeline:
@@ -143,11 +150,8 @@ class LiveRunner:
         """Use a new calibration from the next frame on (seat zones and the pipeline's)."""
         self.calibration = calibration
         self._zones = zone_polygons(calibration) if calibration is not None else []
-        for target in (self.pipeline, getattr(self.pipeline, "inner", None)):
-            setter = getattr(target, "set_calibration", None)
-            if setter is not None:
-                setter(calibration)
-                break
+        if isinstance(self.pipeline, Calibrated):
+            self.pipeline.set_calibration(calibration)
 
     @property
     def alive(self) -> bool:

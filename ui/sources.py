@@ -176,29 +176,46 @@ def build_pipeline(game: str | None, calibration: Any, *, detector: str = "auto"
         session = TableSession(PipelineConfig(game=game, calibration=calibration, fps=fps), det)
     except Exception as exc:
         return NullPipeline(str(exc)), str(exc)
-    return VisionAdapter(session, fps=fps), None
+    return VisionAdapter(session, fps=fps, detector=det), None
 
 
 class VisionAdapter:
     """Runs the table session on the dashboard's frames and hands its plays and corrections
     to the frame loop (which writes them to the table's log)."""
 
-    def __init__(self, session: Any, fps: float | None = None) -> None:
+    def __init__(self, session: Any, fps: float | None = None, *, detector: Any = None) -> None:
         self.session = session
         self.fps = fps
         self.index = 0
+        self._built_with = detector if detector is not None else session.detector  # as given, before any wrapping
 
     @property
     def inner(self) -> Any:
-        """The per-frame steps (its ``detector`` names what the live picture runs)."""
+        """The session's per-frame steps, read only (what ``cardref bench ui`` reports)."""
         return self.session.pipeline
 
-    @inner.setter
-    def inner(self, pipeline: Any) -> None:  # ui.bench starts the steps afresh when its frames start over
-        self.session.pipeline = pipeline
+    @property
+    def detector(self) -> Any:
+        """The card detector the session runs (the live page names it)."""
+        return self.session.detector
+
+    @property
+    def calibration(self) -> Any:
+        return self.session.calibration
 
     def set_calibration(self, calibration: Any) -> None:
         self.session.set_calibration(calibration)
+
+    def restart(self) -> None:
+        """A fresh table session from the same config, detector and current calibration, its
+        frames counted from 0 again (``cardref bench ui`` when its frames start over)."""
+        from dataclasses import replace
+
+        from cardref.vision.session import TableSession
+
+        config = replace(self.session.config, calibration=self.session.calibration)
+        self.session = TableSession(config, self._built_with)
+        self.index = 0
 
     def process(self, frame: np.ndarray, t: float) -> FrameOutput:
         from cardref.vision.capture import Frame

@@ -118,7 +118,7 @@ def live_table(cfg_json: str) -> LiveTable:
     """Started once per server for one configuration (``cfg_json`` is the cache key)."""
     import json
 
-    from .sources import CvSource, build_pipeline, load_calibration
+    from .sources import CvSource, VisionAdapter, build_pipeline, load_calibration
 
     cfg = UiConfig(**json.loads(cfg_json))
     out = _out_path(cfg)
@@ -162,8 +162,7 @@ def live_table(cfg_json: str) -> LiveTable:
 
     runner = LiveRunner(open_source, pipeline, log, calibration=calibration, names=cfg.names)
     runner.start()
-    inner = getattr(pipeline, "inner", None)
-    detector = getattr(inner, "detector", None)
+    detector = pipeline.detector if isinstance(pipeline, VisionAdapter) else None
     name = type(detector).__name__ if detector is not None else type(pipeline).__name__
     backend = getattr(detector, "name", None)  # the detector backend: openvino, onnx, torch, oracle
     return LiveTable(log, runner, calibration, problems, pipe_problem,
