@@ -64,8 +64,12 @@ class MatchRules:
     last_trick: list[Played]
     last_winner: int | None
     match_before: MatchState | None
-    complete: bool
     final_points: Callable[[], int]
+
+    if TYPE_CHECKING:
+        @property
+        def complete(self) -> bool:
+            """Every card played and no trick open (the referee's read-only property)."""
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
         faults = list(self.option_faults)
@@ -103,7 +107,7 @@ class MatchRules:
             levels[team] = TeamLevel(level_index(self.level, s), rnd)
             if prev_after is None and self.level == s.level_sequence[0]:
                 levels[1 - team] = TeamLevel(0, 1)
-        flag_teams = prev_after.flag_teams if prev_after is not None else frozenset()
+        flag_teams: frozenset[int] = prev_after.flag_teams if prev_after is not None else frozenset()
         self.match_before = MatchState(levels, self.dealer, self.flag, flag_teams)
         return faults
 

@@ -7,7 +7,7 @@ on full hands at once and on the cards seen so far (a later play proves the fail
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -36,7 +36,7 @@ def _beats_unit(kind: Kind, unit: tuple[Card, ...], cards: Sequence[Card], order
     return any(t.length >= mine.length and t.key > mine.key for t in st.tractors)
 
 
-def throw_failure(throw: Combo, others: dict[int, Sequence[Card]], order: TrumpOrder) -> ThrowFailure | None:
+def throw_failure(throw: Combo, others: Mapping[int, Sequence[Card]], order: TrumpOrder) -> ThrowFailure | None:
     """The first unit another seat can beat, with the unit the thrower must play instead."""
     group_of = order.group
     beaten: list[tuple[int, Kind, tuple[Card, ...]]] = []
