@@ -184,6 +184,9 @@ class ShengjiReferee(MatchRules, DealReferee):
         """The first seat from the leader on that has not played in this trick."""
         if self.complete:
             return None
+        return self._next_seat()
+
+    def _next_seat(self) -> int | None:
         played = {p.seat for p in self.trick}
         for k in range(4):
             s = (self.leader + k) % 4
@@ -233,13 +236,58 @@ class ShengjiReferee(MatchRules, DealReferee):
             self._score_bottom()
         return []
 
+    # -- plays ---------------------------------------------------------------------------
+    def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
+        """The fault a play of ``cards`` by ``seat`` would have now, without playing it (for
+        simulators and UIs); ``None`` for a legal play.  The same checks as a ``play`` event, in
+        the same order: after the deal's end, out of turn (the seat due is :meth:`to_play`),
+        cards not held or too many, 刮风's unburied jokers, then the lead (混合, 甩牌 not allowed,
+        a throw the known hands beat) or the follow (count, following rules on a known hand).
+        Not covered: observation flags (plays the camera missed) and faults of earlier events a
+        play would prove (a follow or throw proven wrong, the declared trump at the first play)."""
+        back = self._assumed_back(seat, cards)
+        if self.complete and not back:
+            return Fault("shengji.play_after_end", {"seat": seat})
+        expected = self._next_seat()
+        if seat != expected:
+            return Fault("shengji.out_of_turn", {"expected": expected, "seat": seat})
+        hand = self.hands.get(seat)
+        held = self._held_faults(seat, cards, hand, self.left[seat] + back)
+        if held:
+            return held[0]
+        if not self.trick:
+            return self._lead_combo(seat, cards)[1]
+        return self._follow_fault(seat, cards, self.trick[0].combo, hand)
+
+    def _assumed_back(self, seat: int, cards: tuple[Card, ...]) -> int:
+        """Cards taken as played in missed plays (``assumed``) that this play shows the seat still held."""
+        if self.left[seat] < len(cards) and self.assumed[seat] and not self.trick_has(seat):
+            return min(self.assumed[seat], len(cards) - self.left[seat])
+        return 0
+
+    def _held_faults(self, seat: int, cards: tuple[Card, ...], hand: Counter[Card] | None, left: int) -> list[Fault]:
+        """Faults of a play whatever the table: cards not in the known hand, more cards than the
+        seat holds, and 刮风's jokers the burier kept (000:187)."""
+        faults: list[Fault] = []
+        if hand is not None:
+            missing = Counter(cards) - hand
+            if missing:
+                faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
+        if len(cards) > left:
+            faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": left, "got": len(cards)}))
+        if self.settings.bury_all_jokers and hand is None:
+            burier = expected_burier(self.declares, self.dealer)
+            if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
+                faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
+                                                                  "cards": [c for c in cards if c.is_joker]}))
+        return faults
+
     def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
         seat, cards = ev.seat, ev.cards
         faults: list[Fault] = []
-        if self.left[seat] < len(cards) and self.assumed[seat] and not self.trick_has(seat):
-            back = min(self.assumed[seat], len(cards) - self.left[seat])
-            self.assumed[seat] -= back          # a play assumed missed was not: the seat still held it
-            self.left[seat] += back
+        back = self._assumed_back(seat, cards)
+        self.assumed[seat] -= back          # a play assumed missed was not: the seat still held it
+        self.left[seat] += back
         if self.complete:
             return [Fault("shengji.play_after_end", {"seat": seat})]
         if not self.started:
@@ -248,17 +296,7 @@ class ShengjiReferee(MatchRules, DealReferee):
             faults.extend(self.menpai_missing(i))
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
-        if hand is not None:
-            missing = Counter(cards) - hand
-            if missing:
-                faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
-        if len(cards) > self.left[seat]:
-            faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": self.left[seat], "got": len(cards)}))
-        if self.settings.bury_all_jokers and hand is None:
-            burier = expected_burier(self.declares, self.dealer)
-            if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
-                faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
-                                                                  "cards": [c for c in cards if c.is_joker]}))
+        faults.extend(self._held_faults(seat, cards, hand, self.left[seat]))
         if not self.trick:
             faults.extend(self._lead(i, seat, cards))
         else:
@@ -364,24 +402,40 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.history[-1]["winner"] = seat
         self.last_winner = seat
 
-    def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
-        faults: list[Fault] = []
+    def _lead_combo(self, seat: int, cards: tuple[Card, ...]) -> tuple[Combo, Fault | None]:
+        """What a lead stands as on the table, and its fault: cards of several groups (混合, taken
+        as a throw of the first card's group), a throw where 甩牌 is not allowed, or a throw a
+        known hand beats (甩错, 003:58: the forced unit stands)."""
         combo = classify(cards, self.order)
         if combo.kind == Kind.MIXED:
-            faults.append(Fault("shengji.lead_mixed", {"cards": list(cards)}))
             first = self.order.group[cards[0]]
-            combo = Combo(Kind.THROW, first, combo.cards, (0,), combo.structure)
-        elif combo.kind == Kind.THROW:
-            if not self.settings.throws:
-                faults.append(Fault("shengji.throw_not_allowed", {"cards": list(cards)}))
-            else:
-                combo, fault = self._judge_throw(i, seat, combo)
-                if fault is not None:
-                    faults.append(fault)
+            return (Combo(Kind.THROW, first, combo.cards, (0,), combo.structure),
+                    Fault("shengji.lead_mixed", {"cards": list(cards)}))
+        if combo.kind != Kind.THROW:
+            return combo, None
+        if not self.settings.throws:
+            return combo, Fault("shengji.throw_not_allowed", {"cards": list(cards)})
+        known = {s: list(h.elements()) for s, h in self.hands.items() if s != seat}
+        failure = throw_failure(combo, known, self.order)
+        if failure is None:
+            return combo, None
+        forced = classify(failure.forced, self.order)
+        return forced, Fault("shengji.failed_throw", {"seat": seat, "beaten_by": failure.beaten_by,
+                                                      "unit": failure.unit_kind.value, "forced": list(failure.forced),
+                                                      "penalty": self.settings.throw_penalty * combo.size})
+
+    def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
+        combo, fault = self._lead_combo(seat, cards)
+        if fault is not None and fault.code == "shengji.failed_throw":
+            self._throw_penalty(seat, len(cards))
+        elif fault is None and combo.kind == Kind.THROW:
+            unknown = [s for s in range(4) if s != seat and s not in self.hands]
+            if unknown:  # the hands not known yet may still prove the throw wrong (``_prove``)
+                self.open_throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
         self.trick.append(Played(seat, combo.cards, combo, i))
         self.best = 0
         self.best_key = contest_key(combo, combo, self.order)
-        return faults
+        return [fault] if fault is not None else []
 
     def returned_cards(self) -> list[Card]:
         out, self._returned = self._returned, []
@@ -419,20 +473,6 @@ class ShengjiReferee(MatchRules, DealReferee):
         return Fault("shengji.failed_throw", {"seat": lead.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
                                               "forced": list(failure.forced), "penalty": abs(penalty)}, lead.i, i)
 
-    def _judge_throw(self, i: int, seat: int, combo: Combo) -> tuple[Combo, Fault | None]:
-        known = {s: list(h.elements()) for s, h in self.hands.items() if s != seat}
-        failure = throw_failure(combo, known, self.order)
-        if failure is None:
-            unknown = [s for s in range(4) if s != seat and s not in self.hands]
-            if unknown:
-                self.open_throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
-            return combo, None
-        penalty = self._throw_penalty(seat, combo.size)
-        forced = classify(failure.forced, self.order)
-        return forced, Fault("shengji.failed_throw", {"seat": seat, "beaten_by": failure.beaten_by,
-                                                      "unit": failure.unit_kind.value, "forced": list(failure.forced),
-                                                      "penalty": abs(penalty)})
-
     def _throw_penalty(self, seat: int, cards: int) -> int:
         points_each = self.settings.throw_penalty
         delta = -points_each * cards if seat in self.attackers else points_each * cards
@@ -447,15 +487,11 @@ class ShengjiReferee(MatchRules, DealReferee):
             if proof is not None:
                 faults.append(proof)
                 lead = self.trick[0].combo
-        if len(cards) != lead.size:
-            faults.append(Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)}))
-        elif is_imperfect(lead, cards, self.order):  # a follow that matches the lead is legal whatever the hand
-            if held is not None:
-                fault = follow_fault(seat, lead, cards, list(held.elements()), self.order)
-                if fault is not None:
-                    faults.append(fault)
-            else:
-                self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))
+        fault = self._follow_fault(seat, cards, lead, held)
+        if fault is not None:
+            faults.append(fault)
+        elif held is None and len(cards) == lead.size and is_imperfect(lead, cards, self.order):
+            self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))  # later cards may prove it
         combo = classify(cards, self.order)
         self.trick.append(Played(seat, cards, combo, i))
         key = contest_key(combo, lead, self.order) if len(cards) == lead.size else None
@@ -463,6 +499,17 @@ class ShengjiReferee(MatchRules, DealReferee):
             self.best = len(self.trick) - 1
             self.best_key = key
         return faults
+
+    def _follow_fault(self, seat: int, cards: tuple[Card, ...], lead: Combo,
+                      held: Counter[Card] | None) -> Fault | None:
+        """A follow's fault now: not as many cards as the lead (003:50), or, with the hand known,
+        the first following rule it breaks (:func:`.follow.follow_fault`).  A follow that matches
+        the lead is legal whatever the hand."""
+        if len(cards) != lead.size:
+            return Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)})
+        if held is not None and is_imperfect(lead, cards, self.order):
+            return follow_fault(seat, lead, cards, list(held.elements()), self.order)
+        return None
 
     def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         """Re-check earlier follows and throws with the cards ``seat`` has now shown."""
