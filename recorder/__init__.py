@@ -6,8 +6,8 @@ logs; :mod:`.report` writes match reports; :mod:`.tournament` runs tournaments.
 """
 
 from .opening import open_store
-from .recorder import LockedError, Recorded, Recorder, rejudge_table, table_rows
+from .recorder import LockedError, NotFound, Recorded, Recorder, rejudge_table, table_rows
 from .store import Appended, EventStore, StoredEvent, StoreDisconnected, StoreError, TableBusy
 
-__all__ = ["Appended", "EventStore", "LockedError", "Recorded", "Recorder", "StoreDisconnected", "StoreError", "StoredEvent",
-           "TableBusy", "open_store", "rejudge_table", "table_rows"]
+__all__ = ["Appended", "EventStore", "LockedError", "NotFound", "Recorded", "Recorder", "StoreDisconnected",
+           "StoreError", "StoredEvent", "TableBusy", "open_store", "rejudge_table", "table_rows"]

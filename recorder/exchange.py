@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from cardref.engine.eventlog import loads_line
 from cardref.engine.events import EventError
 
-from .recorder import Recorder
+from .recorder import NotFound, Recorder
 from .segments import Segment, segment
 from .store import EventStore, to_line
 
@@ -34,20 +34,20 @@ def export_segment(store: EventStore, table_id: str, *, match_id: int | None = N
 def export_match(store: EventStore, match_id: int) -> ExportedLog:
     match = store.match(match_id)
     if match is None:
-        raise KeyError(f"no match {match_id}")
+        raise NotFound("match", match_id)
     return export_segment(store, match.table_id, match_id=match_id)
 
 
 def export_deal(store: EventStore, deal_id: int) -> ExportedLog:
     deal = store.deal(deal_id)
     if deal is None:
-        raise KeyError(f"no deal {deal_id}")
+        raise NotFound("deal", deal_id)
     return export_segment(store, deal.table_id, deal_id=deal_id)
 
 
 def export_table(store: EventStore, table_id: str) -> ExportedLog:
     if store.table(table_id) is None:
-        raise KeyError(f"no table {table_id!r}")
+        raise NotFound("table", table_id)
     return export_segment(store, table_id)
 
 

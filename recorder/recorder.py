@@ -29,7 +29,30 @@ log = logging.getLogger(__name__)
 
 
 class LockedError(PermissionError):
-    """A correction of a confirmed result without the director's PIN."""
+    """A correction of a confirmed result without the director's PIN: a stable ``code``
+    (``recorder.locked``, or ``recorder.locked_no_tournament`` for a match no director can
+    unlock), the ``facts`` of the refusal, and an English message.  The dashboard shows the
+    code's sentence (``rec.err.<what>`` in :mod:`cardref.ui.i18n`) in the user's language."""
+
+    def __init__(self, message: str, code: str = "recorder.locked", **facts: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
+
+
+class NotFound(KeyError):
+    """A look-up of a match, deal, table, round or tournament that the store does not hold:
+    a stable ``code`` (``recorder.no_<what>``), the ``facts`` (``{what: ref}``), and an
+    English message ("no match 3"); a :class:`KeyError`, as callers catch."""
+
+    def __init__(self, what: str, ref: Any) -> None:
+        self.message = f"no {what} {ref!r}"
+        super().__init__(self.message)
+        self.code = f"recorder.no_{what}"
+        self.facts = {what: ref}
+
+    def __str__(self) -> str:  # the message as written, not KeyError's quoted repr
+        return self.message
 
 
 class _Resync(Exception):
@@ -270,7 +293,8 @@ class Recorder:
                               actor=line.event.who, table_id=table_id, match_id=match.id,
                               detail={"line": text})
         raise LockedError(f"event {line.event.ref} of table {table_id} belongs to match {match.id}, whose result "
-                          f"was confirmed by {match.confirmed_by}: a correction needs the director's PIN")
+                          f"was confirmed by {match.confirmed_by}: a correction needs the director's PIN",
+                          event=line.event.ref, table=table_id, match=match.id, who=match.confirmed_by or "?")
 
     def correct(self, table_id: str, ref: int, *, who: str, why: str, cards: Sequence[str | Card] | None = None,
                 seat: int | None = None, authorized_by: str | None = None, t: float | None = None) -> Recorded:

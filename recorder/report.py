@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import report_words as words
-from .recorder import table_rows
+from .recorder import NotFound, table_rows
 from .scoring import DEFAULT_SCORING, Scoring, family_of, score_deal
 from .store import EventStore
 
@@ -34,11 +34,11 @@ def _cards(line: str) -> str:
 
 
 def match_report(store: EventStore, match_id: int, *, lang: str = "zh") -> dict[str, Any]:
-    from .tournament import get_tournament, teams, tournament_of_match
+    from .tournament import get_tournament, team_name, teams, tournament_of_match
 
     match = store.match(match_id)
     if match is None:
-        raise KeyError(f"no match {match_id}")
+        raise NotFound("match", match_id)
     tid = tournament_of_match(store, match)
     scoring: Scoring = DEFAULT_SCORING
     team_names = {"a": words.word("team.a", lang), "b": words.word("team.b", lang)}
@@ -47,7 +47,7 @@ def match_report(store: EventStore, match_id: int, *, lang: str = "zh") -> dict[
         t = get_tournament(store, tid)
         tournament, scoring = t.name, t.scoring
         names = teams(store, tid)
-        team_names = {"a": names.get(match.team_a, "A"), "b": names.get(match.team_b, "B")}
+        team_names = {"a": team_name(names, match.team_a, "A"), "b": team_name(names, match.team_b, "B")}
     rows = table_rows(store, match.table_id, lang=lang, match_id=match_id)
     # corrections recorded after the match (e.g. by the director) fix events of it too
     own = {r["seq"] for r in rows}

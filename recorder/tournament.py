@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from .recorder import LockedError, Recorded, Recorder
+from .recorder import LockedError, NotFound, Recorded, Recorder
 from .scoring import DEFAULT_SCORING, FAMILIES, MatchScore, Scoring, level_name, score_match
 from .store import EventStore, MatchInfo, now_iso
 
@@ -114,7 +114,7 @@ def get_tournament(store: EventStore, ref: int | str) -> Tournament:
     for t in tournaments(store):
         if t.id == ref or t.name == ref or str(t.id) == str(ref):
             return t
-    raise KeyError(f"no tournament {ref!r}")
+    raise NotFound("tournament", ref)
 
 
 def verify_pin(store: EventStore, tournament_id: int, pin: str | None) -> bool:
@@ -217,7 +217,7 @@ def start_match(store: EventStore, round_id: int, table_id: str, team_a: int, te
     """Seat team A on the even seats and team B on the odd seats of a table for a round."""
     row = store.query_one("SELECT tournament_id, number FROM rounds WHERE id = ?", (round_id,))
     if row is None:
-        raise KeyError(f"no round {round_id}")
+        raise NotFound("round", round_id)
     tid, number = row
     known = teams(store, tid)
     if team_a not in known or team_b not in known or team_a == team_b:
@@ -241,7 +241,7 @@ def confirm_result(store: EventStore, match_id: int, pin: str, *, director: str,
     """Confirm (and lock) a match's result; needs the director PIN of its tournament."""
     match = store.match(match_id)
     if match is None:
-        raise KeyError(f"no match {match_id}")
+        raise NotFound("match", match_id)
     tid = tournament_of_match(store, match)
     if tid is None:
         raise TournamentError("tournament.not_in_round", f"match {match_id} is not part of a tournament round",
@@ -274,7 +274,8 @@ def correct_with_pin(store: EventStore, table_id: str, ref: int, *, who: str, wh
     authorized = None
     tid = tournament_of_match(store, match) if match is not None else None
     if match is not None and match.confirmed and tid is None:
-        raise LockedError(f"match {match.id} is confirmed and belongs to no tournament: it cannot be corrected")
+        raise LockedError(f"match {match.id} is confirmed and belongs to no tournament: it cannot be corrected",
+                          "recorder.locked_no_tournament", match=match.id)
     if match is not None and tid is not None:
         require_pin(store, tid, pin, "correct", who, session=session, match_id=match.id, table_id=table_id)
         authorized = who
@@ -357,6 +358,11 @@ def standings_rows(store: EventStore, tournament_id: int) -> list[dict[str, Any]
     return rows
 
 
+def team_name(names: dict[int, str], team: int | None, unknown: str = "?") -> str:
+    """A match's team by name; a match without that team (no tournament's) is ``unknown``."""
+    return unknown if team is None else names.get(team, unknown)
+
+
 def match_rows(store: EventStore, tournament_id: int) -> list[dict[str, Any]]:
     """Every match of the tournament with its round, table, teams, score and status."""
     t = get_tournament(store, tournament_id)
@@ -365,8 +371,9 @@ def match_rows(store: EventStore, tournament_id: int) -> list[dict[str, Any]]:
     rows = []
     for m in store.matches(tournament_id=tournament_id):
         score = match_score(store, m.id)
-        row: dict[str, Any] = {"match": m.id, "round": numbers.get(m.round_id), "table": m.table_id,
-                               "team_a": names.get(m.team_a, "?"), "team_b": names.get(m.team_b, "?"),
+        row: dict[str, Any] = {"match": m.id, "round": None if m.round_id is None else numbers.get(m.round_id),
+                               "table": m.table_id, "team_a": team_name(names, m.team_a),
+                               "team_b": team_name(names, m.team_b),
                                "score": f"{score.a}-{score.b}", "deals": score.scored_deals + score.unscored_deals,
                                "unscored_deals": score.unscored_deals}
         if t.family == "shengji":

@@ -1,14 +1,22 @@
 """The dashboard's own words in Chinese (default) and English.
 
 The games' own terms (够级, 烧牌, 开点, 扣底 …) stay in Chinese in both languages, as the
-rules' fault messages do (see :mod:`cardref.engine.messages`).
+rules' fault messages do (see :mod:`cardref.engine.messages`).  The words the match report
+shows too (the games' titles, the seats' names, a deal's line and score, the event types)
+are the one copy in :mod:`cardref.engine.names`.
 """
 
 from __future__ import annotations
 
-LANGS = ("zh", "en")
+from cardref.engine.names import GAME_TITLES as GAME_TITLES
+from cardref.engine.names import LANGS as LANGS
+from cardref.engine.names import SEAT_NAMES as SEAT_NAMES
+from cardref.engine.names import SHARED_WORDS, seat_name
+from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
+from cardref.engine.names import game_title as game_title
 
 _TEXT: dict[str, tuple[str, str]] = {
+    **SHARED_WORDS,  # the columns, event types, deal line and score words the match report shows too
     # navigation and titles
     "app.title": ("cardref 牌桌裁判", "cardref table referee"),
     "page.live": ("实时牌桌", "Live table"),
@@ -68,30 +76,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "btn.correct": ("更正", "Correct"),
     "col.i": ("#", "#"),
     "col.t": ("时间", "time"),
-    "col.seat": ("座位", "seat"),
     "col.type": ("事件", "event"),
-    "col.cards": ("牌", "cards"),
-    "col.verdict": ("判定", "verdict"),
     "col.conf": ("置信度", "conf"),
     "col.code": ("规则代码", "rule code"),
     "col.code_help": ("规则引擎的违规代码（给开发者看；裁判看“判定”一栏的句子）",
                       "The rules engine's fault code (for developers; the referee reads the verdict's sentence)"),
     "col.n_cards": ("{n} 张", "{n} cards"),
     "verdict.ok": ("✓", "✓"),
-    # event types
-    "type.deal": ("开局", "deal"),
-    "deal.level": ("打{level}", "level {level}"),
-    "deal.trump": ("主{suit}", "trump {suit}"),
-    "deal.no_trump": ("无主", "no trump"),
-    "deal.dealer": ("庄家 {seat}", "dealer {seat}"),
-    "deal.leader": ("首出 {seat}", "leader {seat}"),
-    "type.hand": ("手牌", "hand"),
-    "type.bottom": ("底牌", "bottom"),
-    "type.play": ("出牌", "play"),
-    "type.pass": ("不要", "pass"),
-    "type.declare": ("宣告", "declare"),
-    "type.correct": ("更正", "correct"),
-    "type.error": ("无法读取", "unreadable"),
     # corrections
     "corr.title": ("更正事件", "Correct an event"),
     "corr.pick": ("要更正的事件", "Event to correct"),
@@ -125,21 +116,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "table.legend_gouji": ("名字后的“· 1”等 = 出完名次（1 = 头科）。", "“· 1” after a name = finishing place (1 = 头科)."),
     # scoreboard
     "score.title": ("记分牌", "Scoreboard"),
-    "score.attacker_points": ("抓分方得分", "Attacker points"),
     "score.bottom": ("底牌", "Bottom"),
-    "score.penalty_points": ("甩牌罚分", "甩牌 penalty"),
-    "score.bonus_points": ("奖罚分（逼红5/保红5、炒底）", "bonus (逼红5/保红5, 炒底)"),
-    "score.bottom_points": ("底分", "Bottom points"),
-    "score.bottom_multiplier": ("扣底倍数", "扣底 multiplier"),
-    "score.final_points": ("最终得分", "Final points"),
-    "score.level_change": ("升级", "Level change"),
-    "score.next_dealer": ("下一局庄家", "next dealer"),
-    "score.next_level": ("下一局打", "next level"),
     "score.levels": ("级别", "Levels"),
     "score.team": ("{seats} 队", "team {seats}"),
-    "score.trump": ("主牌", "Trump"),
-    "score.level": ("打几", "Level"),
-    "score.dealer": ("庄家", "Dealer"),
     "score.tricks": ("出牌轮次", "Trick history"),
     "score.trick_n": ("第 {n} 轮", "Trick {n}"),
     "score.winner": ("赢家", "winner"),
@@ -153,9 +132,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.gouji": ("够级进行中", "够级 in progress"),
     "score.may_answer": ("可以应答", "may answer"),
     "score.burning": ("烧牌进行中", "烧牌 in progress"),
-    "score.order": ("出完顺序", "Finishing order"),
-    "score.kaidian": ("开点", "开点"),
-    "score.tributes": ("下一局进贡", "Tributes owed"),
     "score.trib_from": ("进贡方", "from"),
     "score.trib_to": ("收贡方", "to"),
     "score.trib_count": ("张数", "cards"),
@@ -168,7 +144,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.faults_n": ("违规 {n} 次", "{n} faults"),
     "score.none": ("—", "—"),
     "score.unjudged": ("未判定", "not judged"),
-    "score.leader": ("首出", "Leader"),
     "score.to_play": ("轮到 {name}", "{name} to play"),
     # replay
     "replay.open": ("打开日志", "Open a log"),
@@ -338,6 +313,18 @@ _TEXT: dict[str, tuple[str, str]] = {
                           "unknown pairing method {method} (Swiss or round robin)."),
     "tp.err.too_few_tables": ("{need} 场对阵需要 {need} 张牌桌；本赛事只有 {have} 张。",
                               "{need} matches need {need} tables; the tournament has {have}."),
+    # the recorder's own refusals by their stable code (recorder.<what>: NotFound, LockedError)
+    "rec.err.no_match": ("没有第 {match} 场比赛。", "there is no match {match}."),
+    "rec.err.no_deal": ("没有编号为 {deal} 的牌局。", "there is no deal {deal}."),
+    "rec.err.no_table": ("没有牌桌 {table}。", "there is no table {table}."),
+    "rec.err.no_round": ("没有编号为 {round} 的轮次。", "there is no round {round}."),
+    "rec.err.no_tournament": ("没有赛事 {tournament}。", "there is no tournament {tournament}."),
+    "rec.err.locked": ("第 {match} 场的结果已由 {who} 确认：更正牌桌 {table} 的第 {event} 号事件需要裁判长密码。",
+                       "match {match} was confirmed by {who}: correcting event {event} of table {table} needs "
+                       "the director's PIN."),
+    "rec.err.locked_no_tournament": ("第 {match} 场的结果已确认，且不属于任何赛事：不能再更正。",
+                                     "match {match} is confirmed and belongs to no tournament: it cannot be "
+                                     "corrected."),
     "tp.status.confirmed": ("已确认", "confirmed"),
     "tp.status.finished": ("已结束", "finished"),
     "tp.status.playing": ("进行中", "playing"),
@@ -452,40 +439,10 @@ def declares_for(game: str | None) -> list[str]:
     return list(DECLARES)
 
 
-GAME_TITLES: dict[str, tuple[str, str]] = {
-    "gouji-yucheng": ("够级 · 禹城", "够级 · Yucheng"),
-    "gouji-shandong": ("够级 · 山东", "够级 · Shandong"),
-    "guafeng-zibo": ("刮风 · 淄博", "刮风 · Zibo"),
-    "chaodipi-anchao": ("炒地皮 · 暗炒", "炒地皮 · 暗炒"),
-    "chaodipi-kangqi": ("炒地皮 · 扛旗", "炒地皮 · 扛旗"),
-    "chaodipi-mingchao": ("炒地皮 · 明炒", "炒地皮 · 明炒"),
-}
-
-
-#: How the screen names the seats, by the number of seats (seat 0 first, in the order of
-#: play, 逆时针).  Decision (issue #31 item 1), used in every message, picker and picture:
-#:
-#: * 4 seats (刮风, 炒地皮): the winds 东 南 西 北, in play order as at a Chinese card or
-#:   mahjong table (东 leads the order, 南 plays after 东, …; the 对家 of 东 is 西).
-#: * 6 seats (够级): the numbered places 1号位 … 6号位 that 够级 matches call the seats by;
-#:   对门 are three apart (1号位 and 4号位, 2号位 and 5号位, 3号位 and 6号位) and the two
-#:   联邦 (teams) are the odd and the even places.  No wind names here: six seats have no
-#:   four winds, and a referee calls out "3号位" at a 够级 table.
-#:
-#: A player's name, when the deal gives one, follows the seat's ("南·张三").
-SEAT_NAMES: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    4: (("东", "南", "西", "北"), ("East", "South", "West", "North")),
-    6: (("1号位", "2号位", "3号位", "4号位", "5号位", "6号位"),
-        ("Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5", "Seat 6")),
-}
-
-
 def seat_title(seat: int, seats: int = 4, lang: str = "zh") -> str:
-    """Seat ``seat`` (0-based, as in the event log) of a ``seats``-seat table, in words."""
-    names = SEAT_NAMES.get(seats)
-    if names is not None and 0 <= seat < seats:
-        return names[1 if lang == "en" else 0][seat]
-    return tr("seat.name", lang, s=seat + 1)
+    """Seat ``seat`` (0-based, as in the event log) of a ``seats``-seat table, in words
+    (:data:`cardref.engine.names.SEAT_NAMES`)."""
+    return seat_name(seat, seats, lang)
 
 
 def tr(key: str, lang: str = "zh", **facts: object) -> str:
@@ -502,21 +459,22 @@ def tr(key: str, lang: str = "zh", **facts: object) -> str:
         return text
 
 
+#: The catalogue's keys of a refusal, by the area of its code ("tournament.<what>" -> "tp.err.<what>").
+REFUSAL_KEYS = {"tournament": "tp.err.", "recorder": "rec.err."}
+
+
 def refusal(exc: BaseException, lang: str = "zh") -> str:
     """A refusal of the recorder in the catalogue's words: an exception with a stable
-    ``code`` ("tournament.swiss_exhausted") and ``facts`` is shown as ``tp.err.<what>``;
-    one whose code the catalogue does not know, or that has none, as its own message."""
+    ``code`` and ``facts`` is shown as ``tp.err.<what>`` ("tournament.swiss_exhausted") or
+    ``rec.err.<what>`` ("recorder.no_match"); one whose code the catalogue does not know,
+    or that has none, as its own message."""
     code = getattr(exc, "code", None)
-    if isinstance(code, str) and code.startswith("tournament."):
-        key = "tp.err." + code.split(".", 1)[1]
-        if key in _TEXT:
-            return tr(key, lang, **dict(getattr(exc, "facts", None) or {}))
+    if isinstance(code, str) and "." in code:
+        area, what = code.split(".", 1)
+        prefix = REFUSAL_KEYS.get(area)
+        if prefix is not None and prefix + what in _TEXT:
+            return tr(prefix + what, lang, **dict(getattr(exc, "facts", None) or {}))
     return str(exc)
-
-
-def game_title(game: str, lang: str = "zh") -> str:
-    pair = GAME_TITLES.get(game)
-    return game if pair is None else pair[1 if lang == "en" else 0]
 
 
 def declare_title(what: str, lang: str = "zh") -> str:
