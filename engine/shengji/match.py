@@ -20,8 +20,8 @@ from .levels import TeamLevel, advance, level_index, table_outcome
 if TYPE_CHECKING:
     from ..events import DealEvent
     from .points import BottomResult
-    from .referee import Played
     from .settings import ShengjiSettings
+    from .tricks import Tricks
 
 
 @dataclass
@@ -61,8 +61,7 @@ class MatchRules:
     menpai_pending: bool = False
     bottom_size: int
     bottom_result: BottomResult | None
-    last_trick: list[Played]
-    last_winner: int | None
+    tricks: Tricks
     match_before: MatchState | None
     final_points: Callable[[], int]
 
@@ -211,10 +210,11 @@ class MatchRules:
         """上天入地, 刮风's J/K 扣底 pull-backs, 明炒's J到底: levels set outright."""
         s = self.settings
         out: list[tuple[int, TeamLevel, str]] = []
-        if not self.last_trick or self.last_winner is None:
+        last_trick, last_winner = self.tricks.last_trick, self.tricks.last_winner
+        if not last_trick or last_winner is None:
             return out
-        win = next(p for p in self.last_trick if p.seat == self.last_winner)
-        attackers_won = self.last_winner in self.attackers
+        win = next(p for p in last_trick if p.seat == last_winner)
+        attackers_won = last_winner in self.attackers
         dealer_t, attack_t = self.dealer % 2, 1 - self.dealer % 2
         round_now = 1
         if self.match_before and self.match_before.levels.get(dealer_t) is not None:

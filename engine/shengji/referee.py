@@ -31,26 +31,18 @@ from ..referee import DealReferee, GameRules
 from ..verdict import Fault
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
 from .combos import Combo, Kind, classify
-from .compare import contest_key
 from .declares import DeclareState, expected_burier, judge_declare
 from .follow import follow_fault, is_imperfect
 from .match import MatchRules, MatchState
 from .order import trump_order
-from .points import BottomResult, points, score_bottom
+from .points import BottomResult, score_bottom
 from .settings import ShengjiSettings
 from .throws import throw_failure
+from .tricks import Played, Tricks
 
 _RANKS = {r.code: r for r in Rank if not r.is_joker}
 _RANKS["T"] = Rank.TEN
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
-
-
-@dataclass
-class Played:
-    seat: int
-    cards: tuple[Card, ...]
-    combo: Combo
-    i: int
 
 
 @dataclass
@@ -92,15 +84,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.left = list(self.sizes)
         self.hands: dict[int, Counter[Card]] = {}
         self.played_by: dict[int, list[Card]] = {seat: [] for seat in range(4)}
-        self.trick: list[Played] = []
-        self.best: int = 0
-        self.best_key: tuple[int, tuple[int, ...]] | None = None
-        self.leader = self.dealer
-        self.history: list[dict[str, Any]] = []
-        self.last_trick: list[Played] = []
-        self.last_winner: int | None = None
-        self.attacker_points = 0
-        self.dealer_side_points = 0
+        self.tricks = Tricks(self.order, self.attackers, self.dealer)
         self.penalty_points = 0
         self.red_five_points = 0
         self.open_checks: dict[int, list[OpenCheck]] = {seat: [] for seat in range(4)}
@@ -115,12 +99,6 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.first_deal = True
         #: 炒地皮 翻底 (003:18): nobody declared, the bottom's first level card names the trump
         self.fandi = bool(opts.get("fandi")) and s.has_wushik
-        #: (event, seats) of a play made before seats due earlier in the trick (see ``_turn``)
-        self.skipped: tuple[int, tuple[int, ...]] | None = None
-        #: the last trick closed with a missing play already flagged (its lead is explained)
-        self.gap_flagged = False
-        #: the trick in progress began with a flagged unexpected lead
-        self.trick_flagged = False
         #: cards per seat taken as played in plays the camera missed (``_close_incomplete``)
         self.assumed = [0, 0, 0, 0]
 
@@ -178,21 +156,13 @@ class ShengjiReferee(MatchRules, DealReferee):
 
     @property
     def complete(self) -> bool:
-        return not any(self.left) and not self.trick
+        return not any(self.left) and not self.tricks.trick
 
     def to_play(self) -> int | None:
         """The first seat from the leader on that has not played in this trick."""
         if self.complete:
             return None
-        return self._next_seat()
-
-    def _next_seat(self) -> int | None:
-        played = {p.seat for p in self.trick}
-        for k in range(4):
-            s = (self.leader + k) % 4
-            if s not in played:
-                return s
-        return None
+        return self.tricks.next_seat()
 
     def _hand(self, ev: HandEvent) -> list[Fault]:
         faults: list[Fault] = []
@@ -248,20 +218,20 @@ class ShengjiReferee(MatchRules, DealReferee):
         back = self._assumed_back(seat, cards)
         if self.complete and not back:
             return Fault("shengji.play_after_end", {"seat": seat})
-        expected = self._next_seat()
+        expected = self.tricks.next_seat()
         if seat != expected:
             return Fault("shengji.out_of_turn", {"expected": expected, "seat": seat})
         hand = self.hands.get(seat)
         held = self._held_faults(seat, cards, hand, self.left[seat] + back)
         if held:
             return held[0]
-        if not self.trick:
+        if not self.tricks.trick:
             return self._lead_combo(seat, cards)[1]
-        return self._follow_fault(seat, cards, self.trick[0].combo, hand)
+        return self._follow_fault(seat, cards, self.tricks.trick[0].combo, hand)
 
     def _assumed_back(self, seat: int, cards: tuple[Card, ...]) -> int:
         """Cards taken as played in missed plays (``assumed``) that this play shows the seat still held."""
-        if self.left[seat] < len(cards) and self.assumed[seat] and not self.trick_has(seat):
+        if self.left[seat] < len(cards) and self.assumed[seat] and not self.tricks.has(seat):
             return min(self.assumed[seat], len(cards) - self.left[seat])
         return 0
 
@@ -297,7 +267,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
         faults.extend(self._held_faults(seat, cards, hand, self.left[seat]))
-        if not self.trick:
+        if not self.tricks.trick:
             faults.extend(self._lead(i, seat, cards))
         else:
             faults.extend(self._follow(i, seat, cards, hand))
@@ -311,96 +281,33 @@ class ShengjiReferee(MatchRules, DealReferee):
                     hand[c] = n - 1
                 elif n:
                     del hand[c]
-        lead = self.trick[0]
+        lead = self.tricks.trick[0]
         if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
             self._give_back(seat, cards, lead.cards)
         faults.extend(self._prove(i, seat, cards))
-        if len(self.trick) == 4:
+        if len(self.tricks.trick) == 4:
             self._finish_trick()
         return faults
 
     def _turn(self, i: int, seat: int) -> list[Fault]:
-        """The turn order of a play, with the camera's gaps (docs/rules/observation.md, O6-O8).
-
-        A seat that already played in this trick starts the next one: the trick closes with the
-        plays seen, and the seats missing from it are one ``observe.missing_play``.  A seat that
-        plays before a seat due earlier is recorded; if that seat then plays in the same trick,
-        the earlier play was out of turn (``shengji.out_of_turn``, proven then), otherwise its
-        play was not seen.  A lead by another seat than the last trick's winner is one
-        ``observe.unexpected_lead`` (a card of that trick misread, or a play missed), and the
-        trick's points follow the seat that leads."""
+        """The turn order of a play (:meth:`.tricks.Tricks.turn`).  A seat that already played in
+        this trick starts the next one: the trick closes with the plays seen, and the seats
+        missing from it are one ``observe.missing_play`` (docs/rules/observation.md, O6)."""
         out: list[Fault] = []
-        if self.trick and any(p.seat == seat for p in self.trick):
+        if self.tricks.has(seat):
             out.extend(self._close_incomplete(i))
-        if not self.trick:
-            if seat != self.leader:
-                if not self.history and not self.gap_flagged:
-                    out.append(Fault("shengji.out_of_turn", {"expected": self.leader, "seat": seat}))
-                elif not self.gap_flagged:
-                    out.append(Fault("observe.unexpected_lead", {"seat": seat, "expected": self.leader}))
-                    self.trick_flagged = True     # this trick's gap is said: not again at its close
-                self._move_last_trick(seat)
-                self.leader = seat
-            if self.gap_flagged:
-                self.trick_flagged = True      # the trick after a gap: its own gaps are the same slip
-            self.gap_flagged = False
-            return out
-        expected = self.to_play()
-        if self.skipped is not None and seat in self.skipped[1]:
-            j, seats = self.skipped
-            self.skipped = None
-            out.append(Fault("shengji.out_of_turn", {"expected": seat, "seat": self.seat_at(j)}, j, i))
-            return out
-        if seat == expected:
-            return out
-        if self.skipped is None:
-            before = []
-            s = expected
-            while s != seat and s is not None:
-                before.append(s)
-                s = (s + 1) % 4
-            self.skipped = (i, tuple(before))
+        out.extend(self.tricks.turn(i, seat))
         return out
-
-    def trick_has(self, seat: int) -> bool:
-        return any(p.seat == seat for p in self.trick)
-
-    def seat_at(self, i: int) -> int:
-        return next(p.seat for p in self.trick if p.i == i)
 
     def _close_incomplete(self, i: int) -> list[Fault]:
         """Close the trick in progress with the plays seen; the seats missing are one flag."""
-        played = {p.seat for p in self.trick}
-        missing = [s for s in range(4) if s not in played]
-        at = self.skipped[0] if self.skipped is not None else None
-        self.skipped = None
-        flagged, self.trick_flagged = self.trick_flagged, False
-        size = self.trick[0].combo.size
+        missing, size, flag = self.tricks.close_incomplete(i)
         for s in missing:
             taken = min(self.left[s], size)
             self.left[s] -= taken
             self.assumed[s] += taken        # given back should the seat play more than it holds
         self._finish_trick()
-        self.gap_flagged = True
-        if flagged:
-            return []
-        if at is None:
-            return [Fault("observe.missing_play", {"seats": missing, "seat": missing[0], "n": size}, None, None)]
-        return [Fault("observe.missing_play", {"seats": missing, "seat": missing[0], "n": size}, at, i)]
-
-    def _move_last_trick(self, seat: int) -> None:
-        """The trick before went to ``seat``, who leads: its points follow (O8)."""
-        if not self.history or self.last_winner is None or seat % 2 == self.last_winner % 2:
-            return
-        pts = self.history[-1]["points"]
-        if self.last_winner in self.attackers:
-            self.attacker_points -= pts
-            self.dealer_side_points += pts
-        else:
-            self.dealer_side_points -= pts
-            self.attacker_points += pts
-        self.history[-1]["winner"] = seat
-        self.last_winner = seat
+        return flag
 
     def _lead_combo(self, seat: int, cards: tuple[Card, ...]) -> tuple[Combo, Fault | None]:
         """What a lead stands as on the table, and its fault: cards of several groups (混合, taken
@@ -432,9 +339,7 @@ class ShengjiReferee(MatchRules, DealReferee):
             unknown = [s for s in range(4) if s != seat and s not in self.hands]
             if unknown:  # the hands not known yet may still prove the throw wrong (``_prove``)
                 self.open_throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
-        self.trick.append(Played(seat, combo.cards, combo, i))
-        self.best = 0
-        self.best_key = contest_key(combo, combo, self.order)
+        self.tricks.lead(Played(seat, combo.cards, combo, i))
         return [fault] if fault is not None else []
 
     def returned_cards(self) -> list[Card]:
@@ -457,9 +362,9 @@ class ShengjiReferee(MatchRules, DealReferee):
     def _rebase_failed_throw(self, i: int, seat: int, cards: tuple[Card, ...]) -> Fault | None:
         """Observation-only: the first follower plays fewer cards than a throw and its cards beat a
         unit of it — the throw failed (甩错) and the forced unit becomes the lead."""
-        lead = self.trick[0]
+        lead = self.tricks.trick[0]
         throw = next((t for t in self.open_throws if t.i == lead.i), None)
-        if throw is None or len(self.trick) != 1:
+        if throw is None or len(self.tricks.trick) != 1:
             return None
         failure = throw_failure(lead.combo, {seat: list(cards)}, self.order)
         if failure is None or len(failure.forced) != len(cards):
@@ -468,8 +373,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         penalty = self._throw_penalty(lead.seat, lead.combo.size)
         forced = classify(failure.forced, self.order)
         self._give_back(lead.seat, lead.cards, forced.cards)
-        self.trick[0] = Played(lead.seat, forced.cards, forced, lead.i)
-        self.best_key = contest_key(forced, forced, self.order)
+        self.tricks.rebase_lead(Played(lead.seat, forced.cards, forced, lead.i))
         return Fault("shengji.failed_throw", {"seat": lead.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
                                               "forced": list(failure.forced), "penalty": abs(penalty)}, lead.i, i)
 
@@ -481,23 +385,18 @@ class ShengjiReferee(MatchRules, DealReferee):
 
     def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: Counter[Card] | None) -> list[Fault]:
         faults: list[Fault] = []
-        lead = self.trick[0].combo
+        lead = self.tricks.trick[0].combo
         if len(cards) != lead.size and lead.kind == Kind.THROW:
             proof = self._rebase_failed_throw(i, seat, cards)
             if proof is not None:
                 faults.append(proof)
-                lead = self.trick[0].combo
+                lead = self.tricks.trick[0].combo
         fault = self._follow_fault(seat, cards, lead, held)
         if fault is not None:
             faults.append(fault)
         elif held is None and len(cards) == lead.size and is_imperfect(lead, cards, self.order):
             self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))  # later cards may prove it
-        combo = classify(cards, self.order)
-        self.trick.append(Played(seat, cards, combo, i))
-        key = contest_key(combo, lead, self.order) if len(cards) == lead.size else None
-        if key is not None and self.best_key is not None and key > self.best_key:
-            self.best = len(self.trick) - 1
-            self.best_key = key
+        self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
 
     def _follow_fault(self, seat: int, cards: tuple[Card, ...], lead: Combo,
@@ -549,43 +448,33 @@ class ShengjiReferee(MatchRules, DealReferee):
         return out
 
     def _finish_trick(self) -> None:
-        winner = self.trick[self.best].seat
-        pts = sum(points(p.cards) for p in self.trick)
-        if winner in self.attackers:
-            self.attacker_points += pts
-        else:
-            self.dealer_side_points += pts
+        winner = self.tricks.finish()
         bonus = self.settings.red_five_bonus
         if bonus:
-            for p in self.trick:
+            for p in self.tricks.last_trick:
                 n = p.cards.count(HEART_FIVE)
                 if n and (p.seat % 2) != (winner % 2):  # 逼红5: forced out under the other side
                     self.red_five_points += -bonus * n if p.seat in self.attackers else bonus * n
-        self.history.append({"leader": self.leader, "winner": winner, "points": pts,
-                             "plays": [{"seat": p.seat, "cards": format_cards(p.cards), "i": p.i} for p in self.trick]})
-        self.last_trick = self.trick
-        self.last_winner = winner
-        self.leader = winner
-        self.trick = []
-        self.best_key = None
         if not any(self.left):
             self._deal_over()
 
     def _deal_over(self) -> None:
         bonus = self.settings.red_five_bonus
-        if bonus and self.last_trick:
-            lead = self.last_trick[0]
-            if lead.cards and all(c == HEART_FIVE for c in lead.cards) and lead.seat == self.last_winner:
+        last = self.tricks
+        if bonus and last.last_trick:
+            lead = last.last_trick[0]
+            if lead.cards and all(c == HEART_FIVE for c in lead.cards) and lead.seat == last.last_winner:
                 n = len(lead.cards)  # 保红5: the seat that won the trick before leads its last ♥5(s)
                 self.red_five_points += bonus * n if lead.seat in self.attackers else -bonus * n
-        if self.bottom is not None or self.bottom_size == 0 or self.last_winner not in self.attackers:
+        if self.bottom is not None or self.bottom_size == 0 or last.last_winner not in self.attackers:
             self._score_bottom()  # a bottom the dealer side keeps does not change the points
 
     def _score_bottom(self) -> None:
-        if not self.last_trick:
+        last = self.tricks
+        if not last.last_trick:
             return
-        win = next(p for p in self.last_trick if p.seat == self.last_winner)
-        self.bottom_result = score_bottom(self.bottom or (), win.cards, self.last_winner in self.attackers,
+        win = next(p for p in last.last_trick if p.seat == last.last_winner)
+        self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
                                           self.order)
 
     def _fandi_trump(self, bottom: tuple[Card, ...]) -> Fault | None:
@@ -622,7 +511,7 @@ class ShengjiReferee(MatchRules, DealReferee):
 
     def final_points(self) -> int:
         scored = self.bottom_result.scored if self.bottom_result else 0
-        return self.attacker_points + self.penalty_points + self.bonus_points + scored
+        return self.tricks.attacker_points + self.penalty_points + self.bonus_points + scored
 
     def summary(self) -> dict[str, Any]:
         result = self.bottom_result
@@ -632,8 +521,8 @@ class ShengjiReferee(MatchRules, DealReferee):
             "level": self.level.code if self.level else None,
             "trump": self.trump.value if self.trump else None,
             "complete": self.complete,
-            "tricks": len(self.history),
-            "attacker_points": self.attacker_points,
+            "tricks": len(self.tricks.history),
+            "attacker_points": self.tricks.attacker_points,
             "penalty_points": self.penalty_points,
             "bonus_points": self.bonus_points,
             "bottom_points": result.points if result and (self.bottom is not None or not self.bottom_size) else None,
@@ -658,6 +547,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         s = self.settings
         levels = self.match_before.levels if self.match_before else {}
         result = self.bottom_result
+        tricks = self.tricks
         return {
             "game": self.deal.game,
             "dealer": self.dealer,
@@ -665,13 +555,13 @@ class ShengjiReferee(MatchRules, DealReferee):
             "attackers": list(self.attackers),
             "level": self.level.code if self.level else None,
             "trump": self.trump.value if self.trump else None,
-            "leader": self.leader,
+            "leader": tricks.leader,
             "to_play": self.to_play(),
-            "trick": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in self.trick],
-            "winning": self.trick[self.best].seat if self.trick else None,
-            "tricks": self.history,
-            "attacker_points": self.attacker_points,
-            "points": {"attackers": self.attacker_points, "dealer_side": self.dealer_side_points},
+            "trick": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in tricks.trick],
+            "winning": tricks.trick[tricks.best].seat if tricks.trick else None,
+            "tricks": tricks.history,
+            "attacker_points": tricks.attacker_points,
+            "points": {"attackers": tricks.attacker_points, "dealer_side": tricks.dealer_side_points},
             "penalty_points": self.penalty_points,
             "bonus_points": self.bonus_points,
             "cards_left": list(self.left),

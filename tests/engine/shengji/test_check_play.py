@@ -99,9 +99,10 @@ FED_AS_GAP = {
 
 def snapshot(ref: ShengjiReferee) -> dict[str, Any]:
     """The referee's state and every attribute a play changes."""
-    keep = ("left", "assumed", "hands", "played_by", "trick", "best", "best_key", "leader", "history",
-            "penalty_points", "open_checks", "open_throws", "skipped", "started", "gap_flagged", "trick_flagged")
-    return {"state": ref.state(), **{k: copy.deepcopy(getattr(ref, k)) for k in keep}}
+    keep = ("left", "assumed", "hands", "played_by", "penalty_points", "red_five_points", "open_checks",
+            "open_throws", "started", "bottom_result")
+    tricks = {k: v for k, v in vars(ref.tricks).items() if k != "order"}   # turn order, tricks, points
+    return {"state": ref.state(), "tricks": copy.deepcopy(tricks), **{k: copy.deepcopy(getattr(ref, k)) for k in keep}}
 
 
 def _build(case: tuple[Any, ...]) -> tuple[ShengjiReferee, int, tuple[Any, ...], str | None]:
