@@ -22,7 +22,6 @@ menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trum
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card, Rank, Suit, format_cards
@@ -36,6 +35,7 @@ from .follow import follow_fault, is_imperfect
 from .match import MatchRules, MatchState
 from .order import trump_order
 from .points import BottomResult, score_bottom
+from .proofs import Proofs, failed_throw
 from .settings import ShengjiSettings
 from .throws import throw_failure
 from .tricks import Played, Tricks
@@ -43,25 +43,6 @@ from .tricks import Played, Tricks
 _RANKS = {r.code: r for r in Rank if not r.is_joker}
 _RANKS["T"] = Rank.TEN
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
-
-
-@dataclass
-class OpenCheck:
-    """A follow that later cards may prove wrong: the cards the seat is known to have held then."""
-
-    i: int
-    seat: int
-    lead: Combo
-    played: tuple[Card, ...]
-    known: list[Card]
-
-
-@dataclass
-class OpenThrow:
-    i: int
-    seat: int
-    combo: Combo
-    known: dict[int, list[Card]] = field(default_factory=dict)
 
 
 class ShengjiReferee(MatchRules, DealReferee):
@@ -87,8 +68,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.tricks = Tricks(self.order, self.attackers, self.dealer)
         self.penalty_points = 0
         self.red_five_points = 0
-        self.open_checks: dict[int, list[OpenCheck]] = {seat: [] for seat in range(4)}
-        self.open_throws: list[OpenThrow] = []
+        self.proofs = Proofs(self.order)
         self.bottom: tuple[Card, ...] | None = None
         self.bottom_result: BottomResult | None = None
         self.declares = DeclareState()
@@ -327,9 +307,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         if failure is None:
             return combo, None
         forced = classify(failure.forced, self.order)
-        return forced, Fault("shengji.failed_throw", {"seat": seat, "beaten_by": failure.beaten_by,
-                                                      "unit": failure.unit_kind.value, "forced": list(failure.forced),
-                                                      "penalty": self.settings.throw_penalty * combo.size})
+        return forced, failed_throw(seat, failure.beaten_by, failure, self.settings.throw_penalty * combo.size)
 
     def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         combo, fault = self._lead_combo(seat, cards)
@@ -338,7 +316,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         elif fault is None and combo.kind == Kind.THROW:
             unknown = [s for s in range(4) if s != seat and s not in self.hands]
             if unknown:  # the hands not known yet may still prove the throw wrong (``_prove``)
-                self.open_throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
+                self.proofs.open_throw(i, seat, combo, unknown)
         self.tricks.lead(Played(seat, combo.cards, combo, i))
         return [fault] if fault is not None else []
 
@@ -363,19 +341,16 @@ class ShengjiReferee(MatchRules, DealReferee):
         """Observation-only: the first follower plays fewer cards than a throw and its cards beat a
         unit of it — the throw failed (甩错) and the forced unit becomes the lead."""
         lead = self.tricks.trick[0]
-        throw = next((t for t in self.open_throws if t.i == lead.i), None)
-        if throw is None or len(self.tricks.trick) != 1:
+        if len(self.tricks.trick) != 1:
             return None
-        failure = throw_failure(lead.combo, {seat: list(cards)}, self.order)
-        if failure is None or len(failure.forced) != len(cards):
+        failure = self.proofs.beaten_at_first_follow(lead, seat, cards)
+        if failure is None:
             return None
-        self.open_throws.remove(throw)
         penalty = self._throw_penalty(lead.seat, lead.combo.size)
         forced = classify(failure.forced, self.order)
         self._give_back(lead.seat, lead.cards, forced.cards)
         self.tricks.rebase_lead(Played(lead.seat, forced.cards, forced, lead.i))
-        return Fault("shengji.failed_throw", {"seat": lead.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
-                                              "forced": list(failure.forced), "penalty": abs(penalty)}, lead.i, i)
+        return failed_throw(lead.seat, seat, failure, abs(penalty), lead.i, i)
 
     def _throw_penalty(self, seat: int, cards: int) -> int:
         points_each = self.settings.throw_penalty
@@ -395,7 +370,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         if fault is not None:
             faults.append(fault)
         elif held is None and len(cards) == lead.size and is_imperfect(lead, cards, self.order):
-            self.open_checks[seat].append(OpenCheck(i, seat, lead, cards, []))  # later cards may prove it
+            self.proofs.open_follow(i, seat, lead, cards)  # later cards may prove it
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
 
@@ -411,40 +386,11 @@ class ShengjiReferee(MatchRules, DealReferee):
         return None
 
     def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
-        """Re-check earlier follows and throws with the cards ``seat`` has now shown."""
-        out: list[Fault] = []
-        checks = self.open_checks[seat]
-        group_of = self.order.group
-        if checks:
-            keep = []
-            for check in checks:
-                relevant = [c for c in cards if group_of[c] == check.lead.group]
-                if check.i == i or not relevant:  # only cards of the led group can prove a follow wrong
-                    keep.append(check)
-                    continue
-                check.known.extend(relevant)
-                fault = follow_fault(seat, check.lead, check.played, [*check.played, *check.known], self.order)
-                if fault is None:
-                    keep.append(check)
-                else:
-                    out.append(Fault(fault.code, fault.facts, check.i, i))
-            self.open_checks[seat] = keep
-        if self.open_throws:
-            keep_throws = []
-            for throw in self.open_throws:
-                if seat not in throw.known:
-                    keep_throws.append(throw)
-                    continue
-                throw.known[seat].extend(cards)
-                failure = throw_failure(throw.combo, {seat: throw.known[seat]}, self.order)
-                if failure is None:
-                    keep_throws.append(throw)
-                    continue
-                penalty = self._throw_penalty(throw.seat, throw.combo.size)
-                out.append(Fault("shengji.failed_throw", {
-                    "seat": throw.seat, "beaten_by": seat, "unit": failure.unit_kind.value,
-                    "forced": list(failure.forced), "penalty": abs(penalty)}, throw.i, i))
-            self.open_throws = keep_throws
+        """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""
+        out, failed = self.proofs.prove(i, seat, cards)
+        for throw, failure in failed:
+            penalty = self._throw_penalty(throw.seat, throw.combo.size)
+            out.append(failed_throw(throw.seat, seat, failure, abs(penalty), throw.i, i))
         return out
 
     def _finish_trick(self) -> None:

@@ -99,10 +99,10 @@ FED_AS_GAP = {
 
 def snapshot(ref: ShengjiReferee) -> dict[str, Any]:
     """The referee's state and every attribute a play changes."""
-    keep = ("left", "assumed", "hands", "played_by", "penalty_points", "red_five_points", "open_checks",
-            "open_throws", "started", "bottom_result")
-    tricks = {k: v for k, v in vars(ref.tricks).items() if k != "order"}   # turn order, tricks, points
-    return {"state": ref.state(), "tricks": copy.deepcopy(tricks), **{k: copy.deepcopy(getattr(ref, k)) for k in keep}}
+    keep = ("left", "assumed", "hands", "played_by", "penalty_points", "red_five_points", "started", "bottom_result")
+    parts = {name: {k: v for k, v in vars(getattr(ref, name)).items() if k != "order"}
+             for name in ("tricks", "proofs")}     # turn order, tricks, points; open follows and throws
+    return {"state": ref.state(), **copy.deepcopy(parts), **{k: copy.deepcopy(getattr(ref, k)) for k in keep}}
 
 
 def _build(case: tuple[Any, ...]) -> tuple[ShengjiReferee, int, tuple[Any, ...], str | None]:

@@ -1,0 +1,112 @@
+"""Plays judged before the hands were known, that cards seen later may prove wrong (``proven_at``).
+
+A follow that does not match the lead is legal only if the seat held nothing better
+(:func:`.follow.is_imperfect`); a throw is legal only if no other seat could beat a unit of it
+(:func:`.throws.throw_failure`, 003:58).  Without ``hand`` events both stay open: every card a
+seat plays later was in its hand then, so :meth:`Proofs.prove` re-runs the same checks with the
+cards seen so far.  The checks are monotone (more known cards only add obligations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import Card
+from ..verdict import Fault
+from .combos import Combo
+from .follow import follow_fault
+from .order import TrumpOrder
+from .throws import ThrowFailure, throw_failure
+from .tricks import Played
+
+
+@dataclass
+class OpenCheck:
+    """A follow that later cards may prove wrong: the cards the seat is known to have held then."""
+
+    i: int
+    seat: int
+    lead: Combo
+    played: tuple[Card, ...]
+    known: list[Card]
+
+
+@dataclass
+class OpenThrow:
+    """A throw the seats in ``known`` (hands not known) may still prove failed, with their cards seen since."""
+
+    i: int
+    seat: int
+    combo: Combo
+    known: dict[int, list[Card]] = field(default_factory=dict)
+
+
+def failed_throw(seat: int, beaten_by: int, failure: ThrowFailure, penalty: int,
+                 i: int | None = None, proven_at: int | None = None) -> Fault:
+    """The ``shengji.failed_throw`` fault (甩错, 003:58): ``penalty`` points, ``forced`` the unit that stands."""
+    return Fault("shengji.failed_throw", {"seat": seat, "beaten_by": beaten_by, "unit": failure.unit_kind.value,
+                                          "forced": list(failure.forced), "penalty": penalty}, i, proven_at)
+
+
+class Proofs:
+    """The open follows (per seat) and open throws of one deal."""
+
+    def __init__(self, order: TrumpOrder) -> None:
+        self.order = order
+        self.follows: dict[int, list[OpenCheck]] = {seat: [] for seat in range(4)}
+        self.throws: list[OpenThrow] = []
+
+    def open_follow(self, i: int, seat: int, lead: Combo, played: tuple[Card, ...]) -> None:
+        self.follows[seat].append(OpenCheck(i, seat, lead, played, []))
+
+    def open_throw(self, i: int, seat: int, combo: Combo, unknown: list[int]) -> None:
+        self.throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
+
+    def beaten_at_first_follow(self, lead: Played, seat: int, cards: tuple[Card, ...]) -> ThrowFailure | None:
+        """Observation only: the first follower plays fewer cards than the open throw ``lead`` and
+        its cards beat a unit of it, as many cards as that unit — the throw failed (甩错); it closes."""
+        throw = next((t for t in self.throws if t.i == lead.i), None)
+        if throw is None:
+            return None
+        failure = throw_failure(lead.combo, {seat: list(cards)}, self.order)
+        if failure is None or len(failure.forced) != len(cards):
+            return None
+        self.throws.remove(throw)
+        return failure
+
+    def prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> tuple[list[Fault], list[tuple[OpenThrow,
+                                                                                                  ThrowFailure]]]:
+        """With the cards ``seat`` shows at play ``i``: the faults of earlier follows they prove
+        (``proven_at`` ``i``), and the open throws they prove failed (the caller scores those)."""
+        faults: list[Fault] = []
+        checks = self.follows[seat]
+        group_of = self.order.group
+        if checks:
+            keep = []
+            for check in checks:
+                relevant = [c for c in cards if group_of[c] == check.lead.group]
+                if check.i == i or not relevant:  # only cards of the led group can prove a follow wrong
+                    keep.append(check)
+                    continue
+                check.known.extend(relevant)
+                fault = follow_fault(seat, check.lead, check.played, [*check.played, *check.known], self.order)
+                if fault is None:
+                    keep.append(check)
+                else:
+                    faults.append(Fault(fault.code, fault.facts, check.i, i))
+            self.follows[seat] = keep
+        failed: list[tuple[OpenThrow, ThrowFailure]] = []
+        if self.throws:
+            keep_throws = []
+            for throw in self.throws:
+                if seat not in throw.known:
+                    keep_throws.append(throw)
+                    continue
+                throw.known[seat].extend(cards)
+                failure = throw_failure(throw.combo, {seat: throw.known[seat]}, self.order)
+                if failure is None:
+                    keep_throws.append(throw)
+                else:
+                    failed.append((throw, failure))
+            self.throws = keep_throws
+        return faults, failed
