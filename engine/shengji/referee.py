@@ -33,6 +33,7 @@ from .combos import Combo, Kind, classify
 from .declares import DeclareState, expected_burier, judge_declare
 from .follow import follow_fault, is_imperfect
 from .match import MatchRules, MatchState
+from .options import read_options
 from .order import trump_order
 from .points import BottomResult, score_bottom
 from .proofs import Proofs, failed_throw
@@ -40,8 +41,6 @@ from .settings import ShengjiSettings
 from .throws import throw_failure
 from .tricks import Played, Tricks
 
-_RANKS = {r.code: r for r in Rank if not r.is_joker}
-_RANKS["T"] = Rank.TEN
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
 
 
@@ -50,12 +49,8 @@ class ShengjiReferee(MatchRules, DealReferee):
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
         self.settings = s
-        self.option_faults: list[Fault] = []
-        opts = deal.options
-        self.flag = bool(opts.get("flag") or opts.get("kangqi")) and s.flag_deal
-        self.dealer = self._option_dealer(opts.get("dealer", 0))
-        self.level = None if self.flag else self._option_level(opts.get("level"))
-        self.trump = self._option_trump(opts.get("trump"))
+        options, self.option_faults = read_options(deal.options, s)
+        self.flag, self.dealer, self.level, self.trump = options.flag, options.dealer, options.level, options.trump
         self.order = trump_order(s, self.level, self.trump)
         self.dealer_team = tuple(sorted((self.dealer, (self.dealer + 2) % 4)))
         self.attackers = tuple(sorted(((self.dealer + 1) % 4, (self.dealer + 3) % 4)))
@@ -75,43 +70,12 @@ class ShengjiReferee(MatchRules, DealReferee):
         self.started = False
         self.match_before: MatchState | None = None
         self._returned: list[Card] = []
-        self.menpai = bool(opts.get("menpai"))
+        self.menpai = options.menpai
         self.first_deal = True
         #: 炒地皮 翻底 (003:18): nobody declared, the bottom's first level card names the trump
-        self.fandi = bool(opts.get("fandi")) and s.has_wushik
+        self.fandi = options.fandi
         #: cards per seat taken as played in plays the camera missed (``_close_incomplete``)
         self.assumed = [0, 0, 0, 0]
-
-    # -- options -------------------------------------------------------------------------
-    def _option_dealer(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
-            self.option_faults.append(Fault("shengji.bad_option", {"key": "dealer", "value": value,
-                                                                   "why": "a seat 0-3"}))
-            return 0
-        return value
-
-    def _option_level(self, value: Any) -> Rank | None:
-        rank = _RANKS.get(str(value).upper()) if value is not None else None
-        if rank is None:
-            self.option_faults.append(Fault("shengji.bad_option", {"key": "level", "value": value,
-                                                                   "why": "a rank 2-10, J, Q, K or A"}))
-            return self.settings.level_sequence[0]
-        return rank
-
-    def _option_trump(self, value: Any) -> Suit | None:
-        if value is None:
-            if not self.settings.allow_no_trump and not self.flag:
-                self.option_faults.append(Fault("shengji.bad_option", {"key": "trump", "value": value,
-                                                                       "why": "this game always has a trump suit"}))
-            return None
-        if isinstance(value, str) and value.upper() in ("S", "H", "D", "C"):
-            if self.flag:
-                self.option_faults.append(Fault("chaodipi.flag_deal_expected", {}))
-                return None
-            return Suit(value.upper())
-        self.option_faults.append(Fault("shengji.bad_option", {"key": "trump", "value": value,
-                                                               "why": "S, H, D, C or null"}))
-        return None
 
     # -- match ---------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
