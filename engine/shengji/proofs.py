@@ -41,13 +41,6 @@ class OpenThrow:
     known: dict[int, list[Card]] = field(default_factory=dict)
 
 
-def failed_throw(seat: int, beaten_by: int, failure: ThrowFailure, penalty: int,
-                 i: int | None = None, proven_at: int | None = None) -> Fault:
-    """The ``shengji.failed_throw`` fault (甩错, 003:58): ``penalty`` points, ``forced`` the unit that stands."""
-    return Fault("shengji.failed_throw", {"seat": seat, "beaten_by": beaten_by, "unit": failure.unit_kind.value,
-                                          "forced": list(failure.forced), "penalty": penalty}, i, proven_at)
-
-
 class Proofs:
     """The open follows (per seat) and open throws of one deal."""
 

@@ -29,16 +29,17 @@ from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, 
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
-from .combos import Combo, Kind, classify
+from .combos import Kind, classify
 from .declares import DeclareState, expected_burier, judge_declare
-from .follow import follow_fault, is_imperfect
+from .follow import is_imperfect
 from .match import MatchRules, MatchState
 from .options import read_options
 from .order import trump_order
+from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
-from .proofs import Proofs, failed_throw
+from .proofs import Proofs
 from .settings import ShengjiSettings
-from .throws import throw_failure
+from .throws import failed_throw
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
@@ -166,35 +167,18 @@ class ShengjiReferee(MatchRules, DealReferee):
         if seat != expected:
             return Fault("shengji.out_of_turn", {"expected": expected, "seat": seat})
         hand = self.hands.get(seat)
-        held = self._held_faults(seat, cards, hand, self.left[seat] + back)
+        held = held_faults(seat, cards, hand, self.left[seat] + back, self.settings, self.declares, self.dealer)
         if held:
             return held[0]
         if not self.tricks.trick:
-            return self._lead_combo(seat, cards)[1]
-        return self._follow_fault(seat, cards, self.tricks.trick[0].combo, hand)
+            return lead_combo(seat, cards, self.order, self.settings, self.hands)[1]
+        return follow_check(seat, cards, self.tricks.trick[0].combo, hand, self.order)
 
     def _assumed_back(self, seat: int, cards: tuple[Card, ...]) -> int:
         """Cards taken as played in missed plays (``assumed``) that this play shows the seat still held."""
         if self.left[seat] < len(cards) and self.assumed[seat] and not self.tricks.has(seat):
             return min(self.assumed[seat], len(cards) - self.left[seat])
         return 0
-
-    def _held_faults(self, seat: int, cards: tuple[Card, ...], hand: Counter[Card] | None, left: int) -> list[Fault]:
-        """Faults of a play whatever the table: cards not in the known hand, more cards than the
-        seat holds, and 刮风's jokers the burier kept (000:187)."""
-        faults: list[Fault] = []
-        if hand is not None:
-            missing = Counter(cards) - hand
-            if missing:
-                faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
-        if len(cards) > left:
-            faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": left, "got": len(cards)}))
-        if self.settings.bury_all_jokers and hand is None:
-            burier = expected_burier(self.declares, self.dealer)
-            if seat == burier and any(c.is_joker for c in cards) and not self.declares.shown_jokers[seat]:
-                faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
-                                                                  "cards": [c for c in cards if c.is_joker]}))
-        return faults
 
     def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
         seat, cards = ev.seat, ev.cards
@@ -210,7 +194,7 @@ class ShengjiReferee(MatchRules, DealReferee):
             faults.extend(self.menpai_missing(i))
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
-        faults.extend(self._held_faults(seat, cards, hand, self.left[seat]))
+        faults.extend(held_faults(seat, cards, hand, self.left[seat], self.settings, self.declares, self.dealer))
         if not self.tricks.trick:
             faults.extend(self._lead(i, seat, cards))
         else:
@@ -253,28 +237,8 @@ class ShengjiReferee(MatchRules, DealReferee):
         self._finish_trick()
         return flag
 
-    def _lead_combo(self, seat: int, cards: tuple[Card, ...]) -> tuple[Combo, Fault | None]:
-        """What a lead stands as on the table, and its fault: cards of several groups (混合, taken
-        as a throw of the first card's group), a throw where 甩牌 is not allowed, or a throw a
-        known hand beats (甩错, 003:58: the forced unit stands)."""
-        combo = classify(cards, self.order)
-        if combo.kind == Kind.MIXED:
-            first = self.order.group[cards[0]]
-            return (Combo(Kind.THROW, first, combo.cards, (0,), combo.structure),
-                    Fault("shengji.lead_mixed", {"cards": list(cards)}))
-        if combo.kind != Kind.THROW:
-            return combo, None
-        if not self.settings.throws:
-            return combo, Fault("shengji.throw_not_allowed", {"cards": list(cards)})
-        known = {s: list(h.elements()) for s, h in self.hands.items() if s != seat}
-        failure = throw_failure(combo, known, self.order)
-        if failure is None:
-            return combo, None
-        forced = classify(failure.forced, self.order)
-        return forced, failed_throw(seat, failure.beaten_by, failure, self.settings.throw_penalty * combo.size)
-
     def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
-        combo, fault = self._lead_combo(seat, cards)
+        combo, fault = lead_combo(seat, cards, self.order, self.settings, self.hands)
         if fault is not None and fault.code == "shengji.failed_throw":
             self._throw_penalty(seat, len(cards))
         elif fault is None and combo.kind == Kind.THROW:
@@ -330,24 +294,13 @@ class ShengjiReferee(MatchRules, DealReferee):
             if proof is not None:
                 faults.append(proof)
                 lead = self.tricks.trick[0].combo
-        fault = self._follow_fault(seat, cards, lead, held)
+        fault = follow_check(seat, cards, lead, held, self.order)
         if fault is not None:
             faults.append(fault)
         elif held is None and len(cards) == lead.size and is_imperfect(lead, cards, self.order):
             self.proofs.open_follow(i, seat, lead, cards)  # later cards may prove it
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
-
-    def _follow_fault(self, seat: int, cards: tuple[Card, ...], lead: Combo,
-                      held: Counter[Card] | None) -> Fault | None:
-        """A follow's fault now: not as many cards as the lead (003:50), or, with the hand known,
-        the first following rule it breaks (:func:`.follow.follow_fault`).  A follow that matches
-        the lead is legal whatever the hand."""
-        if len(cards) != lead.size:
-            return Fault("shengji.wrong_count", {"seat": seat, "expected": lead.size, "got": len(cards)})
-        if held is not None and is_imperfect(lead, cards, self.order):
-            return follow_fault(seat, lead, cards, list(held.elements()), self.order)
-        return None
 
     def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
+from ..verdict import Fault
 from .combos import Combo, Kind, structure, units
 from .order import TrumpOrder
 
@@ -53,3 +54,10 @@ def throw_failure(throw: Combo, others: Mapping[int, Sequence[Card]], order: Tru
     strength = order.strength
     seat, kind, unit = min(beaten, key=lambda b: (len(b[2]), strength[b[2][0]]))
     return ThrowFailure(seat, kind, unit)
+
+
+def failed_throw(seat: int, beaten_by: int, failure: ThrowFailure, penalty: int,
+                 i: int | None = None, proven_at: int | None = None) -> Fault:
+    """The ``shengji.failed_throw`` fault (甩错, 003:58): ``penalty`` points, ``forced`` the unit that stands."""
+    return Fault("shengji.failed_throw", {"seat": seat, "beaten_by": beaten_by, "unit": failure.unit_kind.value,
+                                          "forced": list(failure.forced), "penalty": penalty}, i, proven_at)
