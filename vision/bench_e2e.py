@@ -9,7 +9,23 @@ matched with the true ones:
 * missed: a true play with no produced play; phantom: a produced play with no true one;
 * latency: from the moment a play came to rest in the video to the frame at which the
   pipeline reported it, plus that frame's processing time;
-* frames per second of the pipeline (decode, detector, mapping, segmentation).
+* frames per second of the pipeline (decode, detector, mapping, segmentation);
+* verdicts: the true log (as a camera logs it: no passes, no hands) and the watched log
+  the pipeline wrote (after the same head: the deal a referee types in) are both judged,
+  and the watched verdicts are set against the true ones through the play matching above
+  (:mod:`cardref.engine.verdict_compare`): false accusations (a rule fault on a play that
+  was legal, or on a phantom), observation flags, confirmations asked, and with
+  ``--inject N`` the share of illegal plays caught.
+
+``--drop-rate P`` and ``--misread-rate P`` put a worse detector's slips into the watched
+log before it is judged (a play left out; one card of a play read as another card code),
+seeded from the deal so that a run repeats; they are counted apart (``slips_dropped``,
+``slips_misread``) and do not change the play figures above.  ``--inject N`` makes N true
+plays illegal AT THE LOG LEVEL, as ``cardref bench verdicts`` does on a camera log
+(another seat, or one card left out, such that the judge faults it); each is carried into
+the watched play matched with it (the camera is taken to see the illegal play as it saw
+the legal one).  The video still shows the legal play: the detector never sees an illegal
+play drawn, and an injected play the pipeline missed (or that was dropped) is not caught.
 
 The deals go round the card designs (the held-out ones for ``--detector model``), one
 design per deal in turn, so that a short run sees each of them; the figures are also given
@@ -22,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import tempfile
@@ -32,7 +49,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardref.engine.events import GAME_SEATS
+from cardref.engine.camera import camera_log, misread, play_indices
+from cardref.engine.eventlog import dump_event, read_lines, read_log
+from cardref.engine.events import GAME_SEATS, AnyEvent, PlayEvent
+from cardref.engine.judge import Judge
+from cardref.engine.verdict_compare import VerdictScore
+from cardref.engine.verdict_compare import compare as compare_verdicts
 from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
 
 if TYPE_CHECKING:
@@ -72,13 +94,18 @@ class DealScore:
     looked: float = 0.0  # the finder's pixels, in whole frames (a frame looked at whole: 1)
     looked_frames: int = 0  # frames whose finder pixels were counted (not those replayed from --detections)
     rules: list[Any] = field(default_factory=list)  # the segmenter's rule trace (printed per rule by --verbose)
+    matched: list[int | None] = field(default_factory=list)  # per produced play: the index of its true play
+    verdicts: VerdictScore = field(default_factory=VerdictScore)  # the watched log's verdicts against the truth's
+    true_faults: int = 0  # flags on the true log as a camera logs it (a legal deal: 0)
+    slips_dropped: int = 0  # --drop-rate: watched plays left out before judging
+    slips_misread: int = 0  # --misread-rate: watched plays with one card read as another before judging
 
 
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
     """Match produced :class:`PlayObservation` objects with true ``(t, seat, cards)``."""
-    score = DealScore("", 0, truth=len(truth))
+    score = DealScore("", 0, truth=len(truth), matched=[None] * len(produced))
     free = list(range(len(produced)))
-    for t, seat, cards in truth:
+    for i, (t, seat, cards) in enumerate(truth):
         best = None
         for k in free:
             p = produced[k]
@@ -93,6 +120,7 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
             continue
         k = best[1]
         free.remove(k)
+        score.matched[k] = i
         p = produced[k]
         if Counter(p.cards) == Counter(cards):
             score.exact += 1
@@ -109,6 +137,119 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
         score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}")
     score.confirm = sum(1 for p in produced if p.confirm)
     return score
+
+
+# ---- verdicts: the watched log judged against the true one ---------------------------------
+
+def judge_events(events: list[AnyEvent]) -> list[Any]:
+    """The judge's verdicts, one per event, on ``events`` written out as a log."""
+    return Judge.judge(list(read_lines(dump_event(e) for e in events))).verdicts
+
+
+def true_camera_log(truth_path: Path) -> list[AnyEvent]:
+    """A simulation's ``truth.jsonl`` as a camera logs it (no hands, no passes): the head's
+    events, then one play per true play, in order."""
+    events = [line.event for line in read_log(str(truth_path)) if line.event is not None]
+    return camera_log(events)[0]
+
+
+def watched_log(true_log: list[AnyEvent], produced: list[Any],
+                matched: list[int | None]) -> tuple[list[AnyEvent], list[int | None]]:
+    """The log the pipeline wrote (``produced`` plays, corrections applied, after the true
+    log's head: the deal a referee types in) and ``origin``: per watched event, the index in
+    ``true_log`` of its true event (``matched`` gives true play numbers; ``None``: a phantom)."""
+    from cardref.vision.watch import play_event
+
+    plays_at = play_indices(true_log)
+    head = len(true_log) if not plays_at else plays_at[0]
+    events: list[AnyEvent] = [*true_log[:head], *(play_event(p) for p in produced)]
+    origin: list[int | None] = [*range(head), *(None if m is None else plays_at[m] for m in matched)]
+    return events, origin
+
+
+def carry_injection(seen: PlayEvent, true: PlayEvent, bad: PlayEvent) -> PlayEvent:
+    """The watched play ``seen`` of a true play made illegal (``true`` → ``bad``): the
+    camera sees the illegal play as it saw the legal one (its other seat, its cards less
+    those the illegal play left out)."""
+    left_out = list(true.cards)
+    for c in bad.cards:
+        if c in left_out:
+            left_out.remove(c)
+    cards = list(seen.cards)
+    for c in left_out:  # where the camera saw them
+        if c in cards and len(cards) > 1:
+            cards.remove(c)
+    seat = bad.seat if bad.seat != true.seat else seen.seat
+    return PlayEvent(seat=seat, cards=tuple(cards), t=seen.t, source=seen.source, conf=seen.conf,
+                     extra=dict(seen.extra))
+
+
+def inject_illegal(true_log: list[AnyEvent], watched: list[AnyEvent], origin: list[int | None], n: int,
+           rng: random.Random) -> tuple[list[AnyEvent], list[AnyEvent], list[int]]:
+    """``n`` true plays made illegal as the camera shows them (``cardref bench verdicts``'
+    injection on a camera log), each carried into the watched play matched with it: the
+    illegal play is made at the log level, not drawn into the video.  Returns the true log,
+    the watched log and the true indices of the illegal plays (fewer than ``n`` when the
+    deal has too few plays that can be made illegal)."""
+    from cardref.benchmarks.verdicts import inject_on_camera_log
+
+    true_log, watched = list(true_log), list(watched)
+    done: list[int] = []
+    for _ in range(4 * n):
+        if len(done) == n or not play_indices(true_log):
+            break
+        bad_log, k = inject_on_camera_log(true_log, rng)
+        if k is None:
+            break
+        if k in done:
+            continue
+        before, bad = true_log[k], bad_log[k]
+        assert isinstance(before, PlayEvent) and isinstance(bad, PlayEvent)
+        true_log = bad_log
+        done.append(k)
+        for j, o in enumerate(origin):
+            seen = watched[j]
+            if o == k and isinstance(seen, PlayEvent):
+                watched[j] = carry_injection(seen, before, bad)
+    return true_log, watched, sorted(done)
+
+
+def degrade(watched: list[AnyEvent], origin: list[int | None], drop_rate: float, misread_rate: float,
+            rng: random.Random) -> tuple[list[AnyEvent], list[int | None], int, int]:
+    """The watched log with the slips of a worse detector: each play left out with
+    probability ``drop_rate``, else one of its cards read as another card code
+    (:func:`cardref.engine.camera.misread`) with probability ``misread_rate``.  Returns the
+    log, its origin map, plays dropped and plays misread."""
+    events: list[AnyEvent] = []
+    kept: list[int | None] = []
+    dropped = misreads = 0
+    for ev, o in zip(watched, origin, strict=True):
+        if isinstance(ev, PlayEvent):
+            drop, mis = rng.random() < drop_rate, rng.random() < misread_rate  # two draws a play, always
+            if drop:
+                dropped += 1
+                continue
+            if mis:
+                ev = misread([ev], 0, rng)[0]
+                misreads += 1
+        events.append(ev)
+        kept.append(o)
+    return events, kept, dropped, misreads
+
+
+def score_verdicts(score: DealScore, true_log: list[AnyEvent], produced: list[Any], *, drop_rate: float = 0.0,
+                   misread_rate: float = 0.0, injected: int = 0) -> None:
+    """Judge the true log and the watched one (degraded and injected as asked, seeded from
+    the deal) and put the verdict figures into ``score``."""
+    watched, origin = watched_log(true_log, produced, score.matched)
+    score.true_faults = sum(1 for v in judge_events(true_log) if not v.ok)
+    bad: list[int] = []
+    if injected:
+        true_log, watched, bad = inject_illegal(true_log, watched, origin, injected,
+                                        random.Random(f"inject:{score.game}:{score.seed}"))
+    watched, origin, score.slips_dropped, score.slips_misread = degrade(
+        watched, origin, drop_rate, misread_rate, random.Random(f"degrade:{score.game}:{score.seed}"))
+    score.verdicts = compare_verdicts(judge_events(watched), judge_events(true_log), origin, bad)
 
 
 def newest_frames(frames: Iterable[Any], free_at: Callable[[], float]) -> Iterator[tuple[Any, int]]:
@@ -142,7 +283,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              detections_dir: Path | None = None, design: str | None = None, enrol: bool = False,
              adapt_steps: int = 0,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True,
-             stream: bool = True) -> DealScore:
+             stream: bool = True, drop_rate: float = 0.0, misread_rate: float = 0.0,
+             inject: int = 0) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
     from cardref.vision.session import PipelineConfig, TableSession
@@ -244,6 +386,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         detector.save()
     score = compare(truth, [e.view() for e in produced])
     score.game, score.seed, score.design = game, seed, kept.design
+    score_verdicts(score, true_camera_log(out / "truth.jsonl"), [e.view() for e in produced],
+                   drop_rate=drop_rate, misread_rate=misread_rate, injected=inject)
     score.det_truth, score.det_found, score.det_reported, score.det_wrong_code = score_det
     score.revised = revised
     score.rules = list(pipe.segmenter.trace) if pipe.segmenter is not None else []
@@ -447,6 +591,28 @@ def _pct(values: list[float], q: float) -> float:
     return v[k]
 
 
+def _verdict_figures(ss: list[DealScore]) -> dict[str, Any]:
+    """The judge's verdicts on the watched logs against the true logs': totals and per deal."""
+    vs = VerdictScore()
+    for s in ss:
+        vs.add(s.verdicts)
+    n = len(ss)
+
+    def per_deal(x: int) -> float | None:
+        return round(x / n, 3) if n else None
+
+    return {
+        "false_accusations": vs.false_accusations, "false_accusations_per_deal": per_deal(vs.false_accusations),
+        "injected": vs.injected, "caught": vs.caught,
+        "caught_share": round(vs.caught / vs.injected, 4) if vs.injected else None,
+        "observation_flags": vs.observation_flags, "observation_flags_per_deal": per_deal(vs.observation_flags),
+        "verdict_confirmations": vs.confirmations, "verdict_confirmations_per_deal": per_deal(vs.confirmations),
+        "verdict_flags": vs.flags, "true_log_flags": sum(s.true_faults for s in ss),
+        # the slips put in on purpose (--drop-rate, --misread-rate), apart from the pipeline's own errors
+        "slips_dropped": sum(s.slips_dropped for s in ss), "slips_misread": sum(s.slips_misread for s in ss),
+    }
+
+
 def summarize(scores: list[DealScore]) -> dict[str, Any]:
     def agg(ss: list[DealScore]) -> dict[str, Any]:
         truth = sum(s.truth for s in ss)
@@ -481,6 +647,7 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             # the finder's pixels per frame against the whole frame's (looking again where the table changed)
             "finder_share": round(sum(s.looked for s in ss) / sum(s.looked_frames for s in ss), 3)
             if sum(s.looked_frames for s in ss) else None,
+            **_verdict_figures(ss),
         }
 
     games = sorted({s.game for s in scores})
@@ -531,9 +698,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--adapt-steps", type=int, default=None, metavar="N",
                     help="with --enrol: steps of adapting the corner namer to each deal's deck (default "
                          "that of cardref enrol-deck; 0: the deck profile alone)")
+    ap.add_argument("--drop-rate", type=float, default=0.0, metavar="P",
+                    help="before judging, leave each watched play out with probability P (a fraction, default "
+                         "0), seeded from the deal: a worse detector's missed plays, counted as slips_dropped")
+    ap.add_argument("--misread-rate", type=float, default=0.0, metavar="P",
+                    help="before judging, read one card of each watched play as another card code with "
+                         "probability P (default 0), seeded from the deal; counted as slips_misread")
+    ap.add_argument("--inject", type=int, default=0, metavar="N",
+                    help="make N true plays of each deal illegal (another seat, or a card left out) at the LOG "
+                         "level, as cardref bench verdicts does, and carry each into the watched play matched "
+                         "with it; the video still shows the legal play.  caught = injected plays flagged")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--verbose", action="store_true", help="list every wrong, missed and phantom play")
     args = ap.parse_args(argv)
+    for name in ("drop_rate", "misread_rate"):
+        rate = getattr(args, name)
+        if not 0.0 <= rate <= 1.0:  # also NaN
+            print(f"cardref bench e2e: --{name.replace('_', '-')} is a fraction from 0 to 1, not {rate}",
+                  file=sys.stderr)
+            return 2
+    if args.inject < 0:
+        print(f"cardref bench e2e: --inject is 0 or more, not {args.inject}", file=sys.stderr)
+        return 2
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     bad = [g for g in games if g not in GAME_SEATS]
     if bad:
@@ -592,12 +778,18 @@ def main(argv: list[str] | None = None) -> int:
                              stride=args.stride, split=split, realtime=args.realtime, tune=args.tune,
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
                              enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution,
-                             stream=not args.whole_frames)
+                             stream=not args.whole_frames, drop_rate=args.drop_rate,
+                             misread_rate=args.misread_rate, inject=args.inject)
                 scores.append(s)
                 if not args.json:
+                    v = s.verdicts
                     print(f"{g:18s} seed {seed}{' pile' if pile else '     '} {s.design:32s}: "
                           f"{s.exact}/{s.truth} exact, {s.wrong} wrong, {s.missed} missed, "
-                          f"{s.phantom} phantom, {s.frames} frames, {s.frames / max(s.busy_s, 1e-9):.0f} fps",
+                          f"{s.phantom} phantom, {s.frames} frames, {s.frames / max(s.busy_s, 1e-9):.0f} fps; "
+                          f"verdicts: {v.false_accusations} false acc., {v.caught}/{v.injected} caught, "
+                          f"{v.observation_flags} obs., {v.confirmations} confirm"
+                          + (f" ({s.slips_dropped} dropped, {s.slips_misread} misread)"
+                             if args.drop_rate or args.misread_rate else ""),
                           flush=True)
                     if args.verbose:
                         for e in s.errors:
@@ -614,6 +806,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["enrolled"] = args.enrol
     summary["adapt_steps"] = args.adapt_steps
     summary["resolution"] = f"{args.resolution[0]}x{args.resolution[1]}"
+    summary["drop_rate"], summary["misread_rate"], summary["inject"] = args.drop_rate, args.misread_rate, args.inject
     if args.verbose:  # one row per segmenter rule: cards it decided about, plays it changed
         from cardref.vision.segmenter import format_summary, summarise
         rows = summarise(*(s.rules for s in scores))
@@ -633,6 +826,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
         print(f"unflagged errors (wrong or phantom plays not flagged for confirmation): {tot['unflagged_errors']}; "
               f"right plays flagged: {tot['flagged_exact']}")
+        caught = f"{tot['caught']}/{tot['injected']} injected illegal plays caught" + (
+            f" ({100 * tot['caught_share']:.1f}%)" if tot["caught_share"] is not None else "")
+        print(f"verdicts on the watched logs: {tot['false_accusations']} false accusations "
+              f"({tot['false_accusations_per_deal']} per deal), {caught}, {tot['observation_flags']} observation "
+              f"flags ({tot['observation_flags_per_deal']} per deal), {tot['verdict_confirmations']} confirmations "
+              f"asked ({tot['verdict_confirmations_per_deal']} per deal); {tot['true_log_flags']} flags on the true logs")
+        if args.drop_rate or args.misread_rate:
+            print(f"slips put in before judging (--drop-rate {args.drop_rate}, --misread-rate {args.misread_rate}): "
+                  f"{tot['slips_dropped']} plays dropped, {tot['slips_misread']} plays with a card misread")
         if args.enrol:
             print(f"deck enrolments that failed (deal played without a profile): {tot['enrolments_failed']}")
         print(f"latency after a play settles: median {tot['latency_median_s']} s, p95 {tot['latency_p95_s']} s, "
