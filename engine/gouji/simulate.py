@@ -16,6 +16,7 @@ from collections import Counter
 from .. import registry
 from ..cards import ALL_CARDS, Card, Rank
 from ..events import AnyEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
+from ..referee import GameRules
 from .hands import Hand
 from .referee import GoujiReferee
 from .shapes import BJ, FOUR, ORDER, SJ, THREE, TWO, Shape, beats, parse_shape
@@ -77,9 +78,10 @@ def _buy(hands: list[Counter[Card]], rank: int, buyer: int, buy_with_joker: bool
 
 class _Sim:
     def __init__(self, game: str, rng: random.Random, with_hands: bool) -> None:
-        self.rules = registry.get(game)
-        if self.rules is None or self.rules.family != "gouji":
+        rules = registry.get(game)
+        if rules is None or rules.family != "gouji":
             raise ValueError(f"not a 够级 game: {game!r}")
+        self.rules: GameRules = rules
         self.rng = rng
         self.with_hands = with_hands
         self.events: list[AnyEvent] = []
@@ -126,11 +128,11 @@ class _Sim:
                 has = any(ORDER[c.rank] == rank and n > 0 for c, n in hands[buyer].items())
                 if has or (rank == FOUR and rng.random() < 0.5):
                     continue
-                ev = _buy(hands, rank, buyer, settings.buy_with_joker)
-                if ev is not None:
-                    pre.append(ev)
-                    if ev.cards:
-                        eaten.add(ev.args["from"])
+                buy = _buy(hands, rank, buyer, settings.buy_with_joker)
+                if buy is not None:
+                    pre.append(buy)
+                    if buy.cards:
+                        eaten.add(buy.args["from"])
         for giver in range(SEATS):                  # a few 点贡 paid from the last deal (004:19)
             if giver in eaten or giver in shielded or rng.random() > 0.15:
                 continue
@@ -165,14 +167,14 @@ class _Sim:
         self.events.append(deal)
         self.ref = GoujiReferee(deal, 0, self.rules)
         for s in range(SEATS):
-            ev = HandEvent(seat=s, cards=dealt[s])
-            self.ref.feed(len(self.events), ev)
+            hand = HandEvent(seat=s, cards=dealt[s])
+            self.ref.feed(len(self.events), hand)
             if self.with_hands:
-                self.events.append(ev)
-        for ev in pre:
-            faults = self.ref.feed(len(self.events), ev)
-            assert not faults, (ev, faults)
-            self.events.append(ev)
+                self.events.append(hand)
+        for declare in pre:
+            faults = self.ref.feed(len(self.events), declare)
+            assert not faults, (declare, faults)
+            self.events.append(declare)
 
     def dealt_fours(self, seat: int) -> list[Card]:
         """The 4s a seat held before the referee threw them (its start hand less its plays)."""
@@ -400,10 +402,10 @@ def simulate_deal_with_faults(game: str, rng: random.Random, *, illegal: int = 0
     return events, sorted(done)
 
 
-def _mutation(rules: object, events: list[AnyEvent], k: int, rng: random.Random) -> PlayEvent | None:
+def _mutation(rules: GameRules, events: list[AnyEvent], k: int, rng: random.Random) -> PlayEvent | None:
     deal = events[0]
     assert isinstance(deal, DealEvent)
-    ref = GoujiReferee(deal, 0, rules)  # type: ignore[arg-type]
+    ref = GoujiReferee(deal, 0, rules)
     for x in range(1, k):
         ref.feed(x, events[x])
     if ref.phase != "play":
