@@ -30,6 +30,7 @@ from ..referee import DealReferee, GameRules
 from ..verdict import Fault
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
 from .combos import Kind, classify
+from .declared import burier_hand_faults, declared_trump_faults, fandi_trump_fault
 from .declares import DeclareState, expected_burier, judge_declare
 from .follow import is_imperfect
 from .match import MatchRules, MatchState
@@ -122,17 +123,8 @@ class ShengjiReferee(MatchRules, DealReferee):
                                                     "expected": self.sizes[ev.seat]}))
         held.subtract(played)
         self.hands[ev.seat] = +held
-        burier = expected_burier(self.declares, self.dealer)
-        if self.settings.bury_all_jokers and ev.seat == burier:
-            jokers = [c for c in ev.cards if c.is_joker]
-            if len(jokers) > self.declares.shown_jokers[ev.seat]:
-                faults.append(Fault("guafeng.jokers_not_buried", {"seat": ev.seat, "cards": jokers}))
-        shown = self.declares.shown.get(ev.seat)
-        if self.settings.shown_cards_stay and ev.seat == burier and shown:
-            gone = Counter(shown) - Counter(ev.cards)
-            if gone:
-                faults.append(Fault("guafeng.declared_cards_buried", {"seat": ev.seat,
-                                                                      "cards": list(gone.elements())}))
+        if ev.seat == expected_burier(self.declares, self.dealer):
+            faults.extend(burier_hand_faults(ev.seat, ev.cards, self.settings, self.declares))
         return faults
 
     def _bottom(self, ev: BottomEvent) -> list[Fault]:
@@ -144,7 +136,7 @@ class ShengjiReferee(MatchRules, DealReferee):
         if len(ev.cards) != self.bottom_size:
             return [Fault("shengji.bottom_wrong_size", {"expected": self.bottom_size, "got": len(ev.cards)})]
         if self.fandi:
-            fault = self._fandi_trump(ev.cards)
+            fault = fandi_trump_fault(ev.cards, self.level, self.trump)
             if fault is not None:
                 return [fault]
         if self.complete:
@@ -190,7 +182,7 @@ class ShengjiReferee(MatchRules, DealReferee):
             return [Fault("shengji.play_after_end", {"seat": seat})]
         if not self.started:
             self.started = True
-            faults.extend(self._check_declared_trump(i))
+            faults.extend(declared_trump_faults(i, self.declares, self.trump, self.dealer, self.first_deal))
             faults.extend(self.menpai_missing(i))
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
@@ -339,33 +331,6 @@ class ShengjiReferee(MatchRules, DealReferee):
         win = next(p for p in last.last_trick if p.seat == last.last_winner)
         self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
                                           self.order)
-
-    def _fandi_trump(self, bottom: tuple[Card, ...]) -> Fault | None:
-        """翻底: the first level card (or joker) of the bottom, in the order shown, names the trump."""
-        for card in bottom:
-            if card.is_joker or card.rank == self.level:
-                want = None if card.is_joker else card.suit
-                if want != self.trump:
-                    return Fault("chaodipi.fandi_trump", {"card": card, "trump": self.trump.value if self.trump
-                                                          else "无主"})
-                return None
-        return None
-
-    def _check_declared_trump(self, i: int) -> list[Fault]:
-        """At the first play: the deal's trump (and, in a log's first deal, its dealer side)
-        must be what the declarations established (000:113-115, 127; 003:12)."""
-        cur = self.declares.current
-        if cur is None or self.declares.last_i is None:
-            return []
-        out: list[Fault] = []
-        if not cur.any_suit and cur.suit != self.trump:
-            out.append(Fault("shengji.trump_contradicts_declare", {
-                "trump": self.trump.value if self.trump else "无主",
-                "declared": cur.suit.value if cur.suit else "无主"}, self.declares.last_i, i))
-        if self.first_deal and (cur.seat % 2 != self.dealer % 2 or (cur.chongzhu and cur.seat != self.dealer)):
-            out.append(Fault("shengji.first_dealer_not_declarer", {"dealer": self.dealer, "seat": cur.seat},
-                             self.declares.last_i, i))
-        return out
 
     # -- results -------------------------------------------------------------------------
     @property
