@@ -4,8 +4,11 @@ One referee (:mod:`.referee`) plays every game; what differs is data in
 :mod:`.settings`.  Modules: ``order`` (card order of a deal), ``combos`` (what cards make),
 ``compare`` (who wins, 毙/盖毙), ``follow`` (following rules), ``throws`` (甩牌), ``points``
 (points and the bottom), ``levels`` (level tables and must-play levels), ``declares``
-(亮主/冲主/续牌/粘牌/反主/抄底/回头望), ``tricks`` (turn order, the tricks and their
-points), ``match`` (levels across deals), ``simulate`` (random legal deals), ``messages``.
+(亮主/冲主/续牌/粘牌/反主/抄底/回头望), ``declared`` (what they imply for the hand, bottom
+and first play), ``options`` (the deal's options), ``plays`` (the rules a play is judged by),
+``tricks`` (turn order, the tricks and their points), ``proofs`` (follows and throws later
+cards prove wrong), ``match`` (levels across deals), ``results`` (summary and state),
+``simulate`` (random legal deals), ``messages``.
 """
 
 from ..decks import TWO_DECKS

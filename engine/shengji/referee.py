@@ -22,9 +22,8 @@ menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trum
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
-from ..cards import Card, Rank, Suit, format_cards
+from ..cards import Card, Rank, Suit
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
@@ -33,12 +32,13 @@ from .combos import Kind, classify
 from .declared import burier_hand_faults, declared_trump_faults, fandi_trump_fault
 from .declares import DeclareState, expected_burier, judge_declare
 from .follow import is_imperfect
-from .match import MatchRules, MatchState
+from .match import MatchState
 from .options import read_options
 from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
+from .results import DealResults
 from .settings import ShengjiSettings
 from .throws import failed_throw
 from .tricks import Played, Tricks
@@ -46,7 +46,7 @@ from .tricks import Played, Tricks
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
 
 
-class ShengjiReferee(MatchRules, DealReferee):
+class ShengjiReferee(DealResults, DealReferee):
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
@@ -331,77 +331,6 @@ class ShengjiReferee(MatchRules, DealReferee):
         win = next(p for p in last.last_trick if p.seat == last.last_winner)
         self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
                                           self.order)
-
-    # -- results -------------------------------------------------------------------------
-    @property
-    def bonus_points(self) -> int:
-        return self.red_five_points + self.declares.chaodi_points
-
-    def final_points(self) -> int:
-        scored = self.bottom_result.scored if self.bottom_result else 0
-        return self.tricks.attacker_points + self.penalty_points + self.bonus_points + scored
-
-    def summary(self) -> dict[str, Any]:
-        result = self.bottom_result
-        change = self._level_change()
-        out: dict[str, Any] = {
-            "dealer": self.dealer,
-            "level": self.level.code if self.level else None,
-            "trump": self.trump.value if self.trump else None,
-            "complete": self.complete,
-            "tricks": len(self.tricks.history),
-            "attacker_points": self.tricks.attacker_points,
-            "penalty_points": self.penalty_points,
-            "bonus_points": self.bonus_points,
-            "bottom_points": result.points if result and (self.bottom is not None or not self.bottom_size) else None,
-            "bottom_multiplier": result.multiplier if result else None,
-            "final_points": self.final_points() if self.complete and result is not None else None,
-            "level_change": None,
-        }
-        if self.flag:
-            out["flag"] = True
-        if change is not None:
-            public = {k: v for k, v in change.items() if k not in ("levels_after", "flag_teams")}
-            out["level_change"] = public
-            seq = self.settings.level_sequence
-            # both sides' levels after this deal (003:46, 003:158 上天入地, 003:178 J到底), rank codes
-            out["levels_after"] = {t: (seq[lv[0]].code if lv is not None else None)
-                                   for t, lv in change["levels_after"].items()}
-            if result is not None and result.shangtian:
-                out["shangtian"] = result.shangtian
-        return out
-
-    def state(self) -> dict[str, Any]:
-        s = self.settings
-        levels = self.match_before.levels if self.match_before else {}
-        result = self.bottom_result
-        tricks = self.tricks
-        return {
-            "game": self.deal.game,
-            "dealer": self.dealer,
-            "dealer_team": list(self.dealer_team),
-            "attackers": list(self.attackers),
-            "level": self.level.code if self.level else None,
-            "trump": self.trump.value if self.trump else None,
-            "leader": tricks.leader,
-            "to_play": self.to_play(),
-            "trick": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in tricks.trick],
-            "winning": tricks.trick[tricks.best].seat if tricks.trick else None,
-            "tricks": tricks.history,
-            "attacker_points": tricks.attacker_points,
-            "points": {"attackers": tricks.attacker_points, "dealer_side": tricks.dealer_side_points},
-            "penalty_points": self.penalty_points,
-            "bonus_points": self.bonus_points,
-            "cards_left": list(self.left),
-            "hands_known": sorted(self.hands),
-            "complete": self.complete,
-            "bottom": format_cards(self.bottom) if self.bottom is not None else None,
-            "bottom_points": result.points if result else None,
-            "bottom_multiplier": result.multiplier if result else None,
-            "final_points": self.final_points() if self.complete else None,
-            "level_change": self.summary()["level_change"] if self.complete else None,
-            "team_levels": {str(t): (lv.rank(s).code if lv is not None else None) for t, lv in levels.items()},
-        }
 
 
 def make_referee(deal: DealEvent, index: int, rules: GameRules) -> ShengjiReferee:
