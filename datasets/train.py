@@ -222,6 +222,34 @@ def _suit_reader_lines(reader: dict | None) -> list[str]:
                              " >= 0.9)")]
 
 
+def _confidence_lines(conf: dict | None) -> list[str]:
+    """The confidence calibration (``cardref calibrate-conf``): its figures and reliability tables."""
+    if not conf:
+        return []
+    shipped = conf.get("shipped", {})
+    lines = ["## Confidence and 'sure'", "",
+             f"- `models/{conf.get('file')}`: a card's `conf` is the probability that it is right, read from a"
+             " reliability table of its naming evidence (1 - prod(1 - p) over the namer's probability p of its"
+             " code at each index; `vision/detector/confidence.py`), one table for a card seen by one index and"
+             " one for two or more; a card is `sure` from "
+             f"{shipped.get('sure_at')} on (the lowest probability whose cards were >= 99 % right)",
+             f"- Fitted on {shipped.get('cards_reported')} cards reported on the real photos held out from tuning"
+             f" ({conf.get('machine')}): sure precision {shipped.get('sure_precision')}, true cards marked sure"
+             f" {shipped.get('true_cards_marked_sure')}, calibration error (ECE) {shipped.get('ece')}",
+             "- Cross-validated by deck (fitted on one, scored on the other):"]
+    for name, res in conf.get("cross_validated", {}).items():
+        lines.append(f"  - {name}: sure from {res.get('sure_at')}, sure precision {res.get('sure_precision')},"
+                     f" true cards marked sure {res.get('true_cards_marked_sure')}, ECE {res.get('ece')}")
+    lines += ["", "| sighting | evidence bins | cards | right | probability |", "|---|---|---|---|---|"]
+    for kind, t in conf.get("tables", {}).items():
+        edges = t.get("edges", [])
+        for i, n in enumerate(t.get("n", [])):
+            if n:
+                lines.append(f"| {kind} | {edges[i]:.3f}-{min(edges[i + 1], 1.0):.3f} | {n} | {t['right'][i]} |"
+                             f" {t['p'][i]:.3f} |")
+    return [*lines, ""]
+
+
 def _scene_settings(cfg: dict) -> str:
     keys = ("card_px", "large_share", "max_tilt_deg", "dark_deck_p", "two_tone_p", "defocus", "motion", "soften", "jpeg")
     return ", ".join(f"{k} {cfg[k]}" for k in keys if k in cfg)
@@ -278,6 +306,7 @@ def write_readme(card: dict, path: Path) -> None:
         "",
         *_namer_lines(card.get("namer")),
         *_suit_reader_lines(card.get("suit_reader")),
+        *_confidence_lines(card.get("confidence")),
         "## Metrics",
         "",
     ]

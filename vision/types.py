@@ -44,17 +44,24 @@ class CornerDetection:
 
 @dataclass(frozen=True)
 class CardDetection:
-    """One physical card: its code, confidence and the box around its visible corners."""
+    """One physical card: its code, confidence and the box around its visible corners.
+    ``conf`` is the probability that the code is right when the detector is calibrated."""
 
     card: str
     conf: float
     box: Box
     corners: tuple[CornerDetection, ...] = field(default_factory=tuple)
+    #: Read surely (a calibrated ``conf`` at or above the calibration's threshold,
+    #: :mod:`cardref.vision.detector.confidence`); ``None``: no calibration says.
+    sure: bool | None = None
 
     @property
     def center(self) -> tuple[float, float]:
         return box_centre(self.box)
 
     def to_json(self) -> dict:
-        return {"card": self.card, "conf": round(float(self.conf), 4),
-                "box": [round(float(v), 1) for v in self.box]}
+        out: dict = {"card": self.card, "conf": round(float(self.conf), 4),
+                     "box": [round(float(v), 1) for v in self.box]}
+        if self.sure is not None:
+            out["sure"] = self.sure
+        return out

@@ -181,7 +181,7 @@ def _shift(d: CardDetection, dx: float, dy: float) -> CardDetection:
     x1, y1, x2, y2 = d.box
     corners = tuple(CornerDetection(c.card, c.conf, (c.box[0] + dx, c.box[1] + dy, c.box[2] + dx, c.box[3] + dy))
                     for c in d.corners)
-    return CardDetection(d.card, d.conf, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), corners)
+    return CardDetection(d.card, d.conf, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), corners, d.sure)
 
 
 def detect_tiles(detector: FrameDetector, image: np.ndarray, box: tuple[int, int, int, int],
@@ -235,7 +235,7 @@ def play_event(p: PlayObservation) -> PlayEvent:
     if p.confirm:
         extra["confirm"] = True
     return PlayEvent(seat=p.seat, cards=parse_cards(p.cards), t=round(p.t, 2), source="camera",
-                     conf=p.conf, extra=extra)
+                     conf=p.conf, sure=p.sure, extra=extra)
 
 
 def correction_event(rev: PlayRevision, ref: int) -> CorrectEvent:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .types import CardDetection
+
 Point = tuple[float, float]
 
 #: Default table size in mm: the rectangle spanned by the four marker centres.
@@ -305,6 +307,7 @@ class TableCard:
     points: tuple[Point, ...]
     zone: str | None = None
     quad: tuple[Point, ...] = ()
+    sure: bool | None = None  # the detector read it surely (None: it does not say)
 
     @property
     def xy(self) -> Point:
@@ -312,7 +315,7 @@ class TableCard:
         return (sum(p[0] for p in self.points) / n, sum(p[1] for p in self.points) / n)
 
 
-def to_table(detections: Sequence[Any], to_table_fn: Callable[[list[Point]], list[Point]],
+def to_table(detections: Sequence[CardDetection], to_table_fn: Callable[[list[Point]], list[Point]],
              layout: SeatLayout, tolerance: float = 40.0) -> list[TableCard]:
     """Map detector output (:class:`~cardref.vision.types.CardDetection`) onto the table.
 
@@ -345,5 +348,6 @@ def to_table(detections: Sequence[Any], to_table_fn: Callable[[list[Point]], lis
         cx = sum(p[0] for p in points) / n
         cy = sum(p[1] for p in points) / n
         zone = layout.zone_of((cx, cy), tolerance)
-        out.append(TableCard(d.card, float(d.conf), points, None if zone is None else zone.name, quad))
+        out.append(TableCard(d.card, float(d.conf), points, None if zone is None else zone.name, quad,
+                             d.sure))
     return out

@@ -16,7 +16,9 @@ IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     p.add_argument("--json", action="store_true",
-                   help='one JSON object per image: {"image", "cards": [{"card", "conf", "box"}]}')
+                   help='one JSON object per image: {"image", "cards": [{"card", "conf", "sure", "box"}]}; conf is the '
+                        'probability that the card is right and sure marks the cards to trust (models/confidence.json; '
+                        'without a calibration for the model, conf is its raw score and sure is left out)')
     p.add_argument("--save", metavar="DIR", type=Path, help="write annotated copies of the images here")
     p.add_argument("--backend", default="auto", choices=["auto", "openvino", "onnx", "torch"],
                    help="inference runtime (default: the fastest one whose model file exists)")
@@ -102,10 +104,12 @@ def _save_path(folder: Path, image: Path, used: set[Path]) -> Path:
 def _table(image: Path, cards: list, ms: float, corners: bool) -> str:
     lines = [f"{image}  ({len(cards)} card{'s' if len(cards) != 1 else ''}, {ms:.0f} ms)"]
     if cards:
-        lines.append(f"  {'card':<5} {'conf':>5}  {'box x1,y1 - x2,y2 (px)':<26}  corners")
+        lines.append(f"  {'card':<5} {'conf':>5} {'sure':<4}  {'box x1,y1 - x2,y2 (px)':<26}  corners")
     for c in cards:
         x1, y1, x2, y2 = c.box
-        row = f"  {c.card:<5} {c.conf:5.2f}  {f'{x1:.0f},{y1:.0f} - {x2:.0f},{y2:.0f}':<26}  {len(c.corners)}"
+        sure = {True: "yes", False: "no", None: "-"}[c.sure]
+        row = (f"  {c.card:<5} {c.conf:5.2f} {sure:<4}  {f'{x1:.0f},{y1:.0f} - {x2:.0f},{y2:.0f}':<26}  "
+               f"{len(c.corners)}")
         if corners:
             row += "  " + "  ".join(f"[{k.conf:.2f} {k.box[0]:.0f},{k.box[1]:.0f}-{k.box[2]:.0f},{k.box[3]:.0f}]"
                                    for k in c.corners)

@@ -39,6 +39,7 @@ from .backends import (
     TorchBackend,
 )
 from .body import BODY_STEM, SuitReader
+from .confidence import CONFIDENCE_FILE, ConfidenceCalibration, load_calibration
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
@@ -126,6 +127,9 @@ class Detector:
     jokers_by_ink: bool = True
     #: Which of the hand-written rules (:mod:`.rules`) are on.
     rules: DetectorRules = field(default_factory=lambda: DEFAULT_RULES)
+    #: Turns each card's score into the probability that it is right and marks it ``sure``
+    #: (:mod:`.confidence`); ``None``: scores stay raw, no card is marked.
+    confidence: ConfidenceCalibration | None = None
 
     @property
     def name(self) -> str:
@@ -206,6 +210,8 @@ class Detector:
         cards = merge_corners(corners, settings)
         if self.suits is not None and frame_bgr is not None:
             cards = self.suits.reconsider(frame_bgr, cards)
+        if self.confidence is not None:
+            cards = self.confidence.apply(cards)
         return cards
 
     def use_deck(self, deck) -> None:  # noqa: ANN001 - a deck.DeckProfile or None
@@ -306,7 +312,7 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
                   merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True,
                   scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True,
-                  int8: bool = True, rules: DetectorRules = DEFAULT_RULES) -> Detector:
+                  int8: bool = True, rules: DetectorRules = DEFAULT_RULES, calibrated: bool = True) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -322,6 +328,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     file raises :class:`ModelFileError`), a path that reader, ``False`` none.  ``int8=False``
     never runs the INT8 copies of the finder and the namer (:mod:`.int8`), even where they
     are the fast ones.  ``rules``: which hand-written rules are on (:mod:`.rules`).
+    ``calibrated``: use the shipped confidence calibration (``models/confidence.json``) when
+    it was fitted for these model files (:mod:`.confidence`); ``False`` keeps raw scores.
     """
     if not scales or any(not 0 < s <= 1 for s in scales):
         raise DetectorError(f"detector scales must lie in (0, 1], not {scales!r}")
@@ -345,8 +353,9 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
             if path.exists():
                 found = _build(name, path, conf, iou, imgsz, threads)
                 namer_ = _load_namer(namer, found, threads, conf, int8)
-                return Detector(found, merge, namer_, tuple(scales), _load_suit_reader(suit_reader, namer_, threads),
-                                rules=rules)
+                reader = _load_suit_reader(suit_reader, namer_, threads)
+                confidence = _load_confidence(path, namer_, reader) if calibrated else None
+                return Detector(found, merge, namer_, tuple(scales), reader, rules=rules, confidence=confidence)
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")
@@ -371,6 +380,21 @@ def _int8_passes(int8_path: Path, paths: list[Path], namer: str | Path | bool) -
         return False
     namer_path = models_dir() / f"{NAMER_STEM}.onnx" if namer is True else (Path(namer) if namer else None)
     return passes_check("finder", float_path, int8_path, namer_path)
+
+
+def _load_confidence(finder: Path, namer: CornerNamer | None, reader: SuitReader | None) -> ConfidenceCalibration | None:
+    """The shipped calibration, when it was fitted for this finder (its float file: an INT8
+    copy is made from it), namer and suit reader."""
+    onnx = finder.with_name(finder.name.removesuffix("_openvino_model")).with_suffix(".onnx")
+    files = [onnx]
+    files += [namer.model_path] if namer is not None else []
+    files += [reader.model_path] if reader is not None else []
+    return load_calibration(models_dir() / CONFIDENCE_FILE, [_float_file(p) for p in files])
+
+
+def _float_file(path: Path) -> Path:
+    """The float file an INT8 copy was made from (the file itself otherwise)."""
+    return path.with_name(path.name.replace("-int8", "")) if is_int8_copy(path) else path
 
 
 def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,

@@ -16,8 +16,10 @@ its latency mode, in bf16 on CPUs with bf16 units (its default there) unless ask
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -320,16 +322,19 @@ class TorchBackend(_ExportedBackend):
         if not path.is_file():
             raise ModelFileError(path, "PyTorch weights not found")
         os.environ.setdefault("YOLO_OFFLINE", "1")
-        try:
-            import torch
-            from ultralytics import YOLO
-        except ImportError as exc:
-            raise BackendUnavailableError(self.name, f"{exc.name} is not installed") from exc
-        torch.set_num_threads(threads or default_threads())
-        try:
-            yolo = YOLO(str(path), task="detect")
-        except Exception as exc:  # noqa: BLE001 - torch.load raises many types for a bad file
-            raise ModelFileError(path, f"cannot load the PyTorch weights ({exc.__class__.__name__}: {exc})") from exc
+        # ultralytics greets a machine it has not seen ("Creating new Ultralytics Settings")
+        # on stdout, which would break `cardref detect --json`: its words go to stderr
+        with contextlib.redirect_stdout(sys.stderr):
+            try:
+                import torch
+                from ultralytics import YOLO
+            except ImportError as exc:
+                raise BackendUnavailableError(self.name, f"{exc.name} is not installed") from exc
+            torch.set_num_threads(threads or default_threads())
+            try:
+                yolo = YOLO(str(path), task="detect")
+            except Exception as exc:  # noqa: BLE001 - torch.load raises many types for a bad file
+                raise ModelFileError(path, f"cannot load the PyTorch weights ({exc.__class__.__name__}: {exc})") from exc
         self._torch = torch
         self.net = yolo.model.float().eval()
         stride = int(max(getattr(self.net, "stride", [32])))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from cardref.vision.zones import Point
@@ -23,6 +24,17 @@ class PlayObservation:
     origin: Point = (0.0, 0.0)  # where the new cards first showed up (table mm)
     rest: Point = (0.0, 0.0)  # where they came to rest
     play: int = -1  # id of this play within the segmenter (revisions refer to it)
+    #: every card read surely by most of its frames (False: one was not; None: the detector does not say)
+    sure: bool | None = None
+
+
+def all_sure(cards: Iterable[bool | None]) -> bool | None:
+    """A play's ``sure`` from its cards': False when one was not read surely, True when all
+    were, None when the detector did not say for some."""
+    seen = list(cards)
+    if any(v is False for v in seen):
+        return False
+    return True if seen and all(v is True for v in seen) else None
 
 
 @dataclass(frozen=True)

@@ -76,8 +76,7 @@ class ZoneTracks:
             det = dets[i]
             p = det.xy
             tr = Track(self.table.new_id(), list(det.points), p, t, t, t, p)
-            tr.votes[det.card] += det.conf
-            tr.counts[det.card] += 1
+            tr.vote(det.card, det.conf, det.sure)
             tr.seen_since_still = tr.frames_since_still = 1
             tr.sightings.append(t)
             self.tracks.append(tr)
@@ -123,11 +122,9 @@ class ZoneTracks:
                 tr.frames_since_still = 0
                 tr.sightings.clear()
                 # while cards slide, neighbours can swap tracks: only votes at rest count
-                tr.votes.clear()
-                tr.counts.clear()
+                tr.forget_votes()
                 tr.points = list(det.points)
-            tr.votes[det.card] += det.conf
-            tr.counts[det.card] += 1
+            tr.vote(det.card, det.conf, det.sure)
             tr.seen_since_still += 1
             tr.frames_since_still += 1
             tr.sightings.append(t)
@@ -173,8 +170,7 @@ class ZoneTracks:
             near = s.match_mm * s.same_index_share
             if (new_points and gap(new_points, other.points) <= near
                     and not (s.enabled("track.fanned_pair") and own_index(other.points, (*det.points, *tr.points), near))):
-                tr.votes.update(other.votes)
-                tr.counts.update(other.counts)
+                tr.take_votes(other)
                 tr.first_seen = min(tr.first_seen, other.first_seen)
                 self.trace("track.absorb", other, None, tr)
                 other.remove()
@@ -199,8 +195,7 @@ class ZoneTracks:
                     for q in drop.points:
                         if min(dist(q, p) for p in keep.points) > s.match_mm and len(keep.points) < s.max_points:
                             keep.points.append(q)
-                    keep.votes.update(drop.votes)
-                    keep.counts.update(drop.counts)
+                    keep.take_votes(drop)
                     keep.seen_since_still = max(keep.seen_since_still, drop.seen_since_still)
                     keep.sightings = sorted(set(keep.sightings) | set(drop.sightings))
                     gone.add(drop.id)

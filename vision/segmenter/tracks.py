@@ -36,6 +36,9 @@ class Track:
     first_xy: Point
     votes: Counter[str] = field(default_factory=Counter)  # confidence-weighted
     counts: Counter[str] = field(default_factory=Counter)  # frames
+    #: frames of each code the detector read surely / not surely (neither: it does not say)
+    sure_counts: Counter[str] = field(default_factory=Counter)
+    unsure_counts: Counter[str] = field(default_factory=Counter)
     seen_since_still: int = 0
     frames_since_still: int = 0
     sightings: list[float] = field(default_factory=list)  # frame times it was seen at rest
@@ -44,6 +47,31 @@ class Track:
     play: int | None = None  # the play that reported it
     later: Counter[str] = field(default_factory=Counter)  # codes read (frames) after it was reported
     read_as_code: float = -math.inf  # when its reported code was last read where it lies
+
+    def vote(self, code: str, conf: float, sure: bool | None) -> None:
+        """One frame read this card as ``code``."""
+        self.votes[code] += conf
+        self.counts[code] += 1
+        if sure is not None:
+            (self.sure_counts if sure else self.unsure_counts)[code] += 1
+
+    def take_votes(self, other: Track) -> None:
+        """The frames of ``other`` (the same card) count for this track too."""
+        for mine, theirs in ((self.votes, other.votes), (self.counts, other.counts),
+                             (self.sure_counts, other.sure_counts), (self.unsure_counts, other.unsure_counts)):
+            mine.update(theirs)
+
+    def forget_votes(self) -> None:
+        for votes in (self.votes, self.counts, self.sure_counts, self.unsure_counts):
+            votes.clear()
+
+    def read_surely(self, code: str) -> bool | None:
+        """Whether most frames that read ``code`` read it surely; ``None``: the detector
+        never said."""
+        sure, unsure = self.sure_counts[code], self.unsure_counts[code]
+        if sure + unsure == 0:
+            return None
+        return sure > unsure
 
     @property
     def best(self) -> str:

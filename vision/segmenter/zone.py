@@ -22,7 +22,7 @@ from . import rules
 from .geometry import gap, mean
 from .playbook import PlayBook
 from .predicates import same_card
-from .records import ClearedTrick, PlayObservation, PlayRevision, ZoneCleared
+from .records import ClearedTrick, PlayObservation, PlayRevision, ZoneCleared, all_sure
 from .settings import SegmenterSettings
 from .trace import TraceRecord
 from .tracking import TableView, ZoneTracks
@@ -155,7 +155,8 @@ class ZoneTracker:
         origin = mean([tr.first_xy for tr in cands]) if earlier is None else earlier
         rest = mean([tr.anchor for tr in cands])
         return PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
-                               conf < self.s.confirm_below, self.name, origin, rest, pid)
+                               conf < self.s.confirm_below, self.name, origin, rest, pid,
+                               all_sure(tr.read_surely(code) for tr, code in zip(cands, codes, strict=True)))
 
     def _split_within(self, cands: list[Track], ctx: rules.Context) -> set[int]:
         """New cards of one play that are another of them read a second time (the ``split.*``

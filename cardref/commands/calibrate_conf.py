@@ -1,0 +1,65 @@
+"""``cardref calibrate-conf``: fit the detector's confidence calibration and ``sure`` threshold
+on the real validation photos (``models/confidence.json``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = ("fit the card confidence calibration (conf = probability the card is right) and the 'sure' "
+        "threshold on the real held-out photos, cross-validated by deck")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--records", type=Path, help="scored cards: read them from this file if it exists, else "
+                   "score the photos and write them there (re-fitting then takes seconds)")
+    p.add_argument("--limit", type=int, default=None, help="score only the first N photos (a quick look)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="models folder to write confidence.json to (default: the shipped models/); with "
+                        "--dry-run nothing is written")
+    p.add_argument("--dry-run", action="store_true", help="print the figures, write no calibration")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardref.datasets import conf_calibration as cc
+    from cardref.vision.detector import models_dir
+    from cardref.vision.detector.confidence import CONFIDENCE_FILE
+    from cardref.vision.detector.cpu import cpu_name, isa_line
+    from cardref.vision.detector.digest import file_digest
+
+    folder = args.out or models_dir()
+    names = ("cards-yolo11n.onnx", "corner-namer.onnx", "suit-reader.onnx")
+    missing = [n for n in names if not (models_dir() / n).is_file()]
+    if missing:
+        print(f"cardref calibrate-conf: {models_dir() / missing[0]}: model file not found", file=sys.stderr)
+        return 2
+    models = {n: file_digest(models_dir() / n) for n in names}
+    try:
+        if args.records is not None and args.records.is_file():
+            cards, true_cards = cc.load_records(args.records)
+        else:
+            cards, true_cards = cc.score_photos(args.limit)
+            if args.records is not None:
+                cc.save_records(cards, true_cards, args.records)
+    except (FileNotFoundError, OSError, ValueError, KeyError) as exc:
+        print(f"cardref calibrate-conf: {exc}", file=sys.stderr)
+        return 2
+    if not cards:
+        print("cardref calibrate-conf: the detector reported no card on the photos", file=sys.stderr)
+        return 2
+    cal = cc.fit(cards, "the real-cards photos held out from tuning, both decks", models)
+    figures = {"shipped": {"sure_at": cal.sure_at, **cc.report(cal, cards, sum(true_cards.values()))},
+               "cross_validated": cc.cross_validate(cards, true_cards, models),
+               "tables": {k: t.to_json() for k, t in cal.tables.items()}}
+    print(json.dumps(figures, indent=1, ensure_ascii=False))
+    if not args.dry_run:
+        cal.save(folder / CONFIDENCE_FILE)
+        card_path = folder / "model-card.json"
+        if card_path.is_file():  # the model card holds the reliability table and the figures
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+            card["confidence"] = {"file": CONFIDENCE_FILE, "machine": f"{cpu_name()}, {isa_line()}", **figures}
+            card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {folder / CONFIDENCE_FILE}", file=sys.stderr)
+    return 0

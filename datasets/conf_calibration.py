@@ -1,0 +1,131 @@
+"""Fit the detector's confidence calibration on the real validation photos (``cardref
+calibrate-conf``; the runtime side is :mod:`cardref.vision.detector.confidence`).
+
+The photos held out from tuning (``real_cards_split``) hold two decks: the later photos of
+the standard deck whose earlier photos were tuned on, and the black-and-gold deck never
+trained on.  Each card the shipped detector reports on them (as ``cardref detect`` runs it,
+its naming evidence) is right when its code is among the photo's labelled cards not yet claimed by a
+higher-scored card.  The figures reported are cross-validated by deck: the tables and the
+``sure`` threshold fitted on one deck, scored on the other, both ways.  The calibration
+shipped is fitted on both decks together.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardref.vision.detector.confidence import (
+    KINDS,
+    ConfidenceCalibration,
+    ReliabilityTable,
+    evidence,
+    kind_of,
+)
+
+from .evaluate import REAL_CARDS, REAL_DECKS, _cards, _real_images, mapped_real_cards, read_yolo_labels
+
+#: Bins of the naming evidence (:func:`~cardref.vision.detector.confidence.evidence`).
+EDGES = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
+#: The share of cards marked sure that must be right on the photos the threshold is chosen on.
+SURE_PRECISION = 0.99
+#: At least this many cards must lie at or above a threshold for it to be chosen.
+SURE_MIN_CARDS = 30
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One reported card: its photo's deck, raw score, kind of sighting, and whether it was right."""
+
+    deck: str
+    score: float
+    kind: str
+    right: bool
+
+
+def score_photos(limit: int | None = None, src: Path = REAL_CARDS) -> tuple[list[Scored], Counter]:
+    """Every card the shipped detector reports on the held-out photos, scored; and the
+    number of labelled cards per deck."""
+    import cv2
+
+    from cardref.vision.detector import PHOTO_SCALES, load_detector
+
+    det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False)
+    root = mapped_real_cards(src).parent
+    out: list[Scored] = []
+    true_cards: Counter = Counter()
+    for path in _real_images(root, True, limit):
+        deck = next(name for name, prefix in REAL_DECKS.items() if path.name.startswith(prefix))
+        frame = cv2.imread(str(path))
+        h, w = frame.shape[:2]
+        truth = _cards(read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h))
+        true_cards[deck] += sum(truth.values())
+        for card in sorted(det.detect(frame), key=lambda c: -c.conf):
+            right = truth[card.card] > 0
+            if right:
+                truth[card.card] -= 1
+            out.append(Scored(deck, evidence(card), kind_of(card), right))
+    return out, true_cards
+
+
+def fit(cards: Sequence[Scored], fitted_on: str, models: dict[str, str]) -> ConfidenceCalibration:
+    """Tables per kind of sighting and the lowest threshold whose cards are right at least
+    SURE_PRECISION of the time (and number SURE_MIN_CARDS or more)."""
+    tables = {}
+    for kind in KINDS:
+        mine = [c for c in cards if c.kind == kind]
+        tables[kind] = ReliabilityTable.fit([c.score for c in mine], [c.right for c in mine], EDGES)
+    cal = ConfidenceCalibration(tables, 1.0, models, fitted_on)
+    probs = sorted(((cal.tables[c.kind].probability(c.score), c.right) for c in cards), reverse=True)
+    sure_at = 1.0
+    right = 0
+    for n, (p, ok) in enumerate(probs, start=1):
+        right += ok
+        last_of_tie = n == len(probs) or probs[n][0] < p
+        if last_of_tie and n >= SURE_MIN_CARDS and right / n >= SURE_PRECISION:
+            sure_at = p
+    return ConfidenceCalibration(tables, round(max(sure_at, 1e-4), 4), models, fitted_on)
+
+
+def report(cal: ConfidenceCalibration, cards: Sequence[Scored], true_cards: int) -> dict:
+    """How the calibration does on ``cards``: the sure cards' precision, the share of true
+    cards marked sure, and the expected calibration error over the table's bins."""
+    probs = [cal.tables[c.kind].probability(c.score) for c in cards]
+    sure = [c for c, p in zip(cards, probs, strict=True) if p >= cal.sure_at]
+    bins: dict[int, list[tuple[float, bool]]] = {}
+    for c, p in zip(cards, probs, strict=True):
+        bins.setdefault(min(int(p * 10), 9), []).append((p, c.right))
+    ece = sum(abs(sum(p for p, _ in b) / len(b) - sum(r for _, r in b) / len(b)) * len(b)
+              for b in bins.values()) / max(len(cards), 1)
+    return {"cards_reported": len(cards), "cards_true": true_cards, "right": sum(c.right for c in cards),
+            "sure": len(sure), "sure_right": sum(c.right for c in sure),
+            "sure_precision": round(sum(c.right for c in sure) / len(sure), 4) if sure else None,
+            "true_cards_marked_sure": round(sum(c.right for c in sure) / true_cards, 4) if true_cards else None,
+            "ece": round(ece, 4)}
+
+
+def cross_validate(cards: Sequence[Scored], true_cards: Counter, models: dict[str, str]) -> dict:
+    """Fit on each deck, report on the other."""
+    out = {}
+    decks = sorted({c.deck for c in cards})
+    for fit_deck in decks:
+        for other in decks:
+            if other == fit_deck:
+                continue
+            cal = fit([c for c in cards if c.deck == fit_deck], fit_deck, models)
+            out[f"fitted on {fit_deck}, scored on {other}"] = {
+                "sure_at": cal.sure_at, **report(cal, [c for c in cards if c.deck == other], true_cards[other])}
+    return out
+
+
+def save_records(cards: Sequence[Scored], true_cards: Counter, path: Path) -> None:
+    path.write_text(json.dumps({"cards": [vars(c) for c in cards], "true_cards": dict(true_cards)}) + "\n",
+                    encoding="utf-8")
+
+
+def load_records(path: Path) -> tuple[list[Scored], Counter]:
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    return [Scored(**c) for c in obj["cards"]], Counter(obj["true_cards"])
