@@ -41,7 +41,8 @@ lines = st.lists(st.one_of(event_objects.map(json.dumps), json_values.map(json.d
 def test_judge_never_raises_and_gives_one_verdict_per_line(texts: list[str]) -> None:
     texts = [t.replace("\n", " ").replace("\r", " ") for t in texts]
     result = judge_text(texts)
-    assert len(result.verdicts) == sum(1 for t in texts if t.strip())
+    # a blank line, or one holding only byte-order marks (a file joined from BOM'd parts), is no event
+    assert len(result.verdicts) == sum(1 for t in texts if t.strip().lstrip("\ufeff").strip())
     for v in result.verdicts:
         out = v.to_json("en")
         assert out["ok"] or (out["code"] and out["message"])
