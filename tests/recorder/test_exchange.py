@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-from pathlib import Path
+
+import sample_logs as logs  # tests/helpers (pytest pythonpath)
 
 from cardref.cli import main as cli
 from cardref.engine.judge import judge_text
 from cardref.recorder import Recorder, open_store
 from cardref.recorder.exchange import export_deal, export_match, export_table, import_lines
-
-_spec = importlib.util.spec_from_file_location("recorder_logs_x", Path(__file__).with_name("logs.py"))
-logs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(logs)  # type: ignore[union-attr]
 
 
 def _record_two_matches(store):

@@ -4,21 +4,16 @@ English message, and stay the KeyError / PermissionError their callers catch."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+import sample_logs as logs  # tests/helpers (pytest pythonpath)
 
 from cardref.recorder import EventStore, LockedError, NotFound, Recorder
 from cardref.recorder import tournament as tm
 from cardref.recorder.exchange import export_deal, export_match, export_table
 from cardref.recorder.report import match_report
-
-_spec = importlib.util.spec_from_file_location("recorder_logs_refusals", Path(__file__).with_name("logs.py"))
-logs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(logs)  # type: ignore[union-attr]
 
 
 @dataclass

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import psycopg
+import sample_logs as logs  # tests/helpers (pytest pythonpath)
 
 from cardref.engine.judge import judge_text
 from cardref.recorder import StoreError, open_store
 from cardref.recorder.spool import Queued, SpoolingRecorder
 
-_spec = importlib.util.spec_from_file_location("recorder_logs_s", Path(__file__).with_name("logs.py"))
-logs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(logs)  # type: ignore[union-attr]
 LOG = logs.DEAL_GOUJI
 
 

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
-from pathlib import Path
 
 import pytest
+import sample_logs as logs  # tests/helpers (pytest pythonpath)
 
 from cardref.engine.judge import judge_text
 from cardref.recorder import LockedError, Recorder, open_store, table_rows
 from cardref.recorder.schema import CURRENT_VERSION
-
-_spec = importlib.util.spec_from_file_location("recorder_logs", Path(__file__).with_name("logs.py"))
-logs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(logs)  # type: ignore[union-attr]
 
 LOG = logs.DEAL_GOUJI + logs.DEAL_GUAFENG
 

@@ -1,4 +1,4 @@
-"""Hand-written table logs shared by the recorder tests (imported by path)."""
+"""Hand-written table logs shared by the recorder tests (import sample_logs: tests/helpers is on pytest's pythonpath)."""
 
 DEAL_GOUJI = [
     '{"type":"deal","game":"gouji-shandong","seats":6,"leader":0,"hand_sizes":[36,36,36,36,36,36]}',
