@@ -18,9 +18,7 @@ whenever the server answers.  A writer that finds the table busy writes nothing.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
-import os
 import sqlite3
 import threading
 import time
@@ -32,13 +30,9 @@ from typing import Any
 
 from cardref.engine.events import Event
 
+from . import claimfile
 from .recorder import LockedError, Recorded, Recorder
 from .store import EventStore, StoreError, TableBusy, now_iso, to_line
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX: the outbox claim is the store's alone
-    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +111,7 @@ class SpoolingRecorder:
         self._recorder: Recorder | None = None
         self._next_try = 0.0
         self._lock = threading.RLock()
-        self._claimed: dict[str, int] = {}  # table -> descriptor of its outbox lock file
+        self._claimed: dict[str, int | None] = {}  # table -> descriptor of its outbox lock file
         self._store_claims = contextlib.ExitStack()
 
     @property
@@ -175,30 +169,15 @@ class SpoolingRecorder:
                 self._close_store()
 
     def _claim_outbox(self, table_id: str) -> None:
-        if fcntl is None:
-            self._claimed[table_id] = -1
-            return
-        folder = Path(f"{self._outbox_path}-tables")
-        folder.mkdir(exist_ok=True)
-        name = hashlib.sha256(table_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-        fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
-            os.close(fd)
+        fd, holder = claimfile.take(self._outbox_path, table_id)
+        if holder is not None:
             raise TableBusy(f"table {table_id!r} is being recorded through the outbox {self._outbox_path} by "
                             f"another writer ({holder}); nothing was written: wait until it has finished, or "
-                            f"record at another --table") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"process {os.getpid()}, since {now_iso()[:19]}".encode(), 0)
+                            f"record at another --table")
         self._claimed[table_id] = fd
 
     def _release_outbox(self, table_id: str) -> None:
-        fd = self._claimed.pop(table_id, -1)
-        if fd >= 0:
-            os.ftruncate(fd, 0)
-            os.close(fd)  # closing the descriptor releases its flock
+        claimfile.release(self._claimed.pop(table_id, None))
 
     def _close_store(self) -> None:
         """Close the connection to the store (and with it its table claims), if one is open."""

@@ -4,7 +4,7 @@
 ``sqlite:///path``) or a :class:`PostgresStore` for ``postgresql://…``, with the tables
 a migration left to re-judge (:func:`cardref.recorder.open_store` re-judges them).  Both
 speak the same SQL (see :mod:`.schema`), always with bound parameters.  This module
-imports nothing else of the recorder but :mod:`.schema` and :mod:`.paths`.
+imports nothing else of the recorder but :mod:`.schema`, :mod:`.paths` and :mod:`.claimfile`.
 
 What is stored
 --------------
@@ -54,7 +54,7 @@ from cardref.engine.eventlog import BOM, LogLine, dump_event, parse_line
 from cardref.engine.events import CorrectEvent, DealEvent, Event
 from cardref.engine.verdict import Fault, Verdict
 
-from . import schema
+from . import claimfile, schema
 from .paths import is_postgres, resolve_db
 
 log = logging.getLogger(__name__)
@@ -911,28 +911,15 @@ class SQLiteStore(EventStore):
         return row is not None
 
     def _try_claim(self, table_id: str) -> str | None:
-        if fcntl is None or self.path == ":memory:":
+        if self.path == ":memory:":
             return None
-        folder = Path(f"{self.path}-tables")
-        folder.mkdir(exist_ok=True)
-        name = hashlib.sha256(table_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-        fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-            os.close(fd)
-            return holder or "another process"
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"process {os.getpid()}, since {now_iso()[:19]}".encode(), 0)
-        self._claims[table_id] = fd
-        return None
+        fd, holder = claimfile.take(self.path, table_id)
+        if fd is not None:
+            self._claims[table_id] = fd
+        return holder
 
     def _release_claim(self, table_id: str) -> None:
-        fd = self._claims.pop(table_id, None)
-        if fd is not None:
-            os.ftruncate(fd, 0)
-            os.close(fd)  # closing the descriptor releases its flock
+        claimfile.release(self._claims.pop(table_id, None))
 
     def close(self) -> None:
         with self._lock:

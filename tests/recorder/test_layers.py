@@ -66,8 +66,10 @@ def test_no_import_cycle_between_recorder_modules() -> None:
     assert _cycle(graph) is None
 
 
-def test_the_store_imports_only_schema_and_paths() -> None:
-    assert _graph()["store"] <= {"schema", "paths"}
+def test_the_store_imports_only_schema_paths_and_the_claim_file() -> None:
+    graph = _graph()
+    assert graph["store"] <= {"schema", "paths", "claimfile"}
+    assert graph["claimfile"] == set()  # a leaf: the spool's outbox claims tables with it too
 
 
 def test_migrations_use_no_private_member_of_the_store() -> None:
