@@ -61,3 +61,13 @@ def store(store_url: str) -> Iterator[EventStore]:
         yield s
     finally:
         s.close()
+
+
+@pytest.fixture
+def never_the_users_store(tmp_path, monkeypatch) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """A command that forgot --db would write the default store: point it at a file that
+    must stay absent (``pytestmark = pytest.mark.usefixtures("never_the_users_store")``)."""
+    monkeypatch.setenv("CARDREF_DB", str(tmp_path / "default-store-never-used.db"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    yield
+    assert not (tmp_path / "default-store-never-used.db").exists()

@@ -37,13 +37,7 @@ BAD_LINES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _never_the_users_store(tmp_path, monkeypatch):
-    """A command that forgot --db would write the default store: point it at a file that must stay absent."""
-    monkeypatch.setenv("CARDREF_DB", str(tmp_path / "default-store-never-used.db"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    yield
-    assert not (tmp_path / "default-store-never-used.db").exists()
+pytestmark = pytest.mark.usefixtures("never_the_users_store")
 
 
 def _err_is_clear(err: str, *words: str) -> None:

@@ -17,12 +17,7 @@ PLAY = '{"type":"play","seat":0,"cards":["3S","3H"],"t":1.0}'
 DOWN = "postgresql://cardref:cardref@127.0.0.1:1/none"  # nothing listens on port 1
 
 
-@pytest.fixture(autouse=True)
-def _never_the_users_store(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARDREF_DB", str(tmp_path / "default-store-never-used.db"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    yield
-    assert not (tmp_path / "default-store-never-used.db").exists()
+pytestmark = pytest.mark.usefixtures("never_the_users_store")
 
 
 def _log(tmp_path: Path, *lines: str) -> str:
