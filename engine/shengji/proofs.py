@@ -52,6 +52,10 @@ class Proofs:
     def open_follow(self, i: int, seat: int, lead: Combo, played: tuple[Card, ...]) -> None:
         self.follows[seat].append(OpenCheck(i, seat, lead, played, []))
 
+    def drop_follow(self, seat: int, i: int) -> None:
+        """Forget the open follow of play ``i``: what it followed was not what the camera read."""
+        self.follows[seat] = [c for c in self.follows[seat] if c.i != i]
+
     def open_throw(self, i: int, seat: int, combo: Combo, unknown: list[int]) -> None:
         self.throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
 

@@ -21,6 +21,7 @@ menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trum
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from ..cards import Card, Rank, Suit
@@ -38,6 +39,7 @@ from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
+from .readings import Choice, Reading
 from .results import DealResults
 from .settings import ShengjiSettings
 from .throws import failed_throw
@@ -78,11 +80,18 @@ class ShengjiReferee(DealResults, DealReferee):
         self.fandi = options.fandi
         #: cards per seat taken as played in plays the camera missed (``_close_incomplete``)
         self.assumed = [0, 0, 0, 0]
+        #: the second readings still open after a play that did not fit (:mod:`.readings`)
+        self._choice: Choice | None = None
 
     # -- match ---------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, PlayEvent):
-            return self._play(i, event)
+            return self._read_play(i, event)
+        if self._choice is not None:
+            return [*self._settle(), *self._feed_other(i, event)]
+        return self._feed_other(i, event)
+
+    def _feed_other(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, HandEvent):
             return self._hand(event)
         if isinstance(event, BottomEvent):
@@ -171,6 +180,77 @@ class ShengjiReferee(DealResults, DealReferee):
         if self.left[seat] < len(cards) and self.assumed[seat] and not self.tricks.has(seat):
             return min(self.assumed[seat], len(cards) - self.left[seat])
         return 0
+
+    # -- second readings (:mod:`.readings`) ------------------------------------------------
+    def _read_play(self, i: int, ev: PlayEvent) -> list[Fault]:
+        """A play, read as the log says and, where it does not fit a camera log, as a slip."""
+        choice = self._choice
+        if choice is not None:
+            choice.feed(lambda ref: _at(i, ref._play(i, ev)))
+            if not choice.decided(any(r.referee.complete for r in choice.readings)):
+                return []
+            return self._settle()
+        slip = self._slip_kind(ev)
+        if slip is None:
+            return self._play(i, ev)
+        before = self._clone()
+        faults = _at(i, self._play(i, ev))
+        if not faults:
+            return faults
+        choice = Choice(i, [Reading(self, faults)])
+        alt = before
+        if slip == "lead":
+            missed = alt.tricks.leader
+            n = len(ev.cards)
+            taken = min(alt.left[missed], n)
+            alt.left[missed] -= taken
+            alt.assumed[missed] += taken
+            alt.tricks.lead_missed(missed, classify(ev.cards, alt.order), i)
+            opened = [Fault("observe.missing_play", {"seats": [missed], "seat": missed, "n": n}, i)]
+        else:
+            opened = alt._close_incomplete(i)
+        choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
+        choice.prune()
+        first_lead = slip == "lead" and not self.tricks.history
+        if choice.decided(False):
+            self._choice = choice
+            return self._settle()
+        self._choice = choice
+        if first_lead:       # O8: no trick before explains the first lead; the readings only re-synchronise
+            return choice.say_all()
+        return choice.first_flag()
+
+    def _slip_kind(self, ev: PlayEvent) -> str | None:
+        """Whether a play may be a camera slip worth a second reading: ``"lead"`` (a lead by
+        another seat than the one due: its lead may have been missed, O11), ``"close"`` (a play
+        of another count than the lead, or by a seat skipped in the trick: the trick's last plays
+        may have been missed and this one leads, O10); ``None`` otherwise or with a hand known."""
+        t = self.tricks
+        if self.hands or self.complete:
+            return None
+        if not t.trick:
+            return "lead" if ev.seat != t.leader and not t.gap_flagged else None
+        if t.has(ev.seat) or t.phantom:
+            return None
+        if len(ev.cards) != t.trick[0].combo.size or (t.skipped is not None and ev.seat in t.skipped[1]):
+            return "close"
+        return None
+
+    def _clone(self) -> ShengjiReferee:
+        keep = (self.rules, self.settings, self.order, self.deal, self.match_before)
+        return copy.deepcopy(self, {id(o): o for o in keep if o is not None})
+
+    def _settle(self) -> list[Fault]:
+        """Adopt the reading left (:meth:`.readings.Choice.adopt`) and return its faults not said yet."""
+        choice, self._choice = self._choice, None
+        assert choice is not None
+        reading = choice.adopt()
+        if reading.referee is not self:
+            returned = self._returned
+            self.__dict__.clear()
+            self.__dict__.update(reading.referee.__dict__)
+            self._returned = [*returned, *self._returned]
+        return choice.unsaid(reading)
 
     def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
         seat, cards = ev.seat, ev.cards
@@ -289,7 +369,8 @@ class ShengjiReferee(DealResults, DealReferee):
         fault = follow_check(seat, cards, lead, held, self.order)
         if fault is not None:
             faults.append(fault)
-        elif held is None and len(cards) == lead.size and is_imperfect(lead, cards, self.order):
+        elif held is None and len(cards) == lead.size and not self.tricks.suspect and is_imperfect(
+                lead, cards, self.order):
             self.proofs.open_follow(i, seat, lead, cards)  # later cards may prove it
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
@@ -302,8 +383,25 @@ class ShengjiReferee(DealResults, DealReferee):
             out.append(failed_throw(throw.seat, seat, failure, abs(penalty), throw.i, i))
         return out
 
+    def _lead_misread(self) -> bool:
+        """O13: on a camera log, none of the three followers of a trick played a card of the lead's
+        group.  Three seats void at once is rare and three revokes at once implausible: the lead
+        was likely misread.  Their follows prove nothing later and the trick's winner is unknown."""
+        t = self.tricks
+        if self.hands or t.phantom or len(t.trick) != 4:
+            return False
+        group = self.order.group
+        if t.trick[0].combo.group in {group[c] for p in t.trick[1:] for c in p.cards}:
+            return False
+        for p in t.trick[1:]:
+            self.proofs.drop_follow(p.seat, p.i)
+        return True
+
     def _finish_trick(self) -> None:
+        misread = self._lead_misread()
         winner = self.tricks.finish()
+        if misread:
+            self.tricks.gap_flagged = True      # whoever leads next won it (O8, unflagged)
         bonus = self.settings.red_five_bonus
         if bonus:
             for p in self.tricks.last_trick:
@@ -331,6 +429,11 @@ class ShengjiReferee(DealResults, DealReferee):
         win = next(p for p in last.last_trick if p.seat == last.last_winner)
         self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
                                           self.order)
+
+
+def _at(i: int, faults: list[Fault]) -> list[Fault]:
+    """``faults`` of play ``i`` with their event set (a fault said later keeps its own line)."""
+    return [f if f.i is not None else f.at(i) for f in faults]
 
 
 def make_referee(deal: DealEvent, index: int, rules: GameRules) -> ShengjiReferee:

@@ -50,6 +50,8 @@ class Tricks:
         self.gap_flagged = False
         #: the trick in progress began with a flagged unexpected lead
         self.trick_flagged = False
+        #: the trick in progress is led by a play the camera missed (:meth:`lead_missed`)
+        self.phantom = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -60,6 +62,12 @@ class Tricks:
             if s not in played:
                 return s
         return None
+
+    @property
+    def suspect(self) -> bool:
+        """The trick's lead may not be what was seen (a missed lead, a flagged unexpected lead,
+        the trick after a gap): its follows prove no fault later (docs/rules/chaodipi.md O12)."""
+        return self.phantom or self.trick_flagged
 
     def has(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.trick)
@@ -127,6 +135,18 @@ class Tricks:
         self.best = 0
         self.best_key = contest_key(played.combo, played.combo, self.order)
 
+    def lead_missed(self, seat: int, proxy: Combo, i: int) -> None:
+        """A second reading (:mod:`.readings`): ``seat`` led this trick unseen, with as many cards
+        as ``proxy`` (the first play seen, which follows it).  The missed lead never wins; its
+        flag is said (``trick_flagged``), and the next lead is a gap's (any seat, O8 unflagged)."""
+        self.trick = [Played(seat, (), proxy, i)]
+        self.best = 0
+        self.best_key = None
+        self.phantom = True
+        self.trick_flagged = True
+        self.gap_flagged = False
+        self.leader = seat
+
     def rebase_lead(self, forced: Played) -> None:
         """A failed throw proven at the first follow: the forced unit is the lead."""
         self.trick[0] = forced
@@ -136,7 +156,10 @@ class Tricks:
         lead = self.trick[0].combo
         self.trick.append(played)
         key = contest_key(played.combo, lead, self.order) if len(played.cards) == lead.size else None
-        if key is not None and self.best_key is not None and key > self.best_key:
+        if key is not None and self.best_key is None and self.phantom:
+            self.best = len(self.trick) - 1      # the first seen play of a missed lead's trick
+            self.best_key = key
+        elif key is not None and self.best_key is not None and key > self.best_key:
             self.best = len(self.trick) - 1
             self.best_key = key
 
@@ -156,6 +179,9 @@ class Tricks:
         self.leader = winner
         self.trick = []
         self.best_key = None
+        if self.phantom:              # the missed lead may have won: whoever leads next is the gap's
+            self.phantom = False
+            self.gap_flagged = True
         return winner
 
     def close_incomplete(self, i: int) -> tuple[list[int], int, list[Fault]]:

@@ -1,0 +1,92 @@
+"""Second readings of a 升级-family camera log: one slip costs one flag, then the judge re-synchronises.
+
+A camera misses plays.  When a play does not fit the deal as read so far — a lead by another
+seat than the trick's winner, a play with another count than the lead, a seat skipped in the
+trick playing late — the play may be a player's rule fault, or the camera may have missed a
+play just before it (docs/rules/chaodipi.md, decisions O10-O11, after observation.md O6-O8).
+Each explanation is a *reading*: a copy of the referee that took it.  The plays that follow are
+fed to every reading; a reading that needs more flags than another is dropped, and the one left
+is adopted, with its faults.
+
+* "close and lead" (O10): the seats missing from the trick in progress were missed, and this
+  play leads the next trick (one ``observe.missing_play``);
+* "missed lead" (O11): the seat due to lead led unseen, and this play follows it (one
+  ``observe.missing_play``, the trick's winner is then unknown: its next lead is not flagged).
+
+While a choice is open (at most :data:`WINDOW` plays), the faults wait; the first observation
+flag of the play that opened it is said at once, so the table sees the slip when it happens.
+The faults of the reading adopted are then returned with their own event (``proven_at`` the
+play that decided).  Readings are tried only on camera logs (no ``hand`` known): with a hand
+the judge trusts what it sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..verdict import Fault, is_observation
+
+#: plays fed to every reading before the first one (the log as read) is kept
+WINDOW = 8
+
+
+@dataclass
+class Reading:
+    """One explanation of the play that opened the choice: the referee that took it and its faults since."""
+
+    referee: Any
+    faults: list[Fault] = field(default_factory=list)
+
+    @property
+    def flags(self) -> int:
+        """Lines flagged since the choice opened, and one for a seat skipped in the trick that has
+        not played yet (O7: its play was missed, or the play before it was out of turn)."""
+        return len({f.i for f in self.faults}) + (self.referee.tricks.skipped is not None)
+
+
+@dataclass
+class Choice:
+    """The readings still open (``readings[0]``: the log as read), since play ``start``."""
+
+    start: int
+    readings: list[Reading]
+    said: set[tuple[int | None, str]] = field(default_factory=set)
+    plays: int = 0
+
+    def first_flag(self) -> list[Fault]:
+        """The flag said at once: the first observation fault of the opening play in any reading."""
+        for reading in self.readings:
+            for f in reading.faults:
+                if is_observation(f.code):
+                    self.said.add((f.i, f.code))
+                    return [f]
+        return []
+
+    def say_all(self) -> list[Fault]:
+        """The faults of the log as read, said at once (the readings only re-synchronise the deal)."""
+        faults = self.readings[0].faults
+        self.said.update((f.i, f.code) for f in faults)
+        return list(faults)
+
+    def feed(self, play: Any) -> None:
+        """``play(referee)`` returns the faults of the next play as that reading reads it."""
+        self.plays += 1
+        for reading in self.readings:
+            reading.faults.extend(play(reading.referee))
+        self.prune()
+
+    def prune(self) -> None:
+        """Drop the readings that need more flags than another."""
+        least = min(r.flags for r in self.readings)
+        self.readings = [r for r in self.readings if r.flags == least]
+
+    def decided(self, over: bool) -> bool:
+        return len(self.readings) == 1 or over or self.plays >= WINDOW
+
+    def adopt(self) -> Reading:
+        """The reading kept: the one left, else the log as read (a player's fault stays one)."""
+        return self.readings[0]
+
+    def unsaid(self, reading: Reading) -> list[Fault]:
+        return [f for f in reading.faults if (f.i, f.code) not in self.said]
