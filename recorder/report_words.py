@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from cardref.engine.cards import Suit
 from cardref.engine.names import GAME_TITLES as GAME_TITLES
 from cardref.engine.names import LANGS as LANGS
 from cardref.engine.names import SEAT_NAMES as SEAT_NAMES
@@ -73,7 +74,8 @@ WORDS: dict[str, tuple[str, str]] = {
 #: 够级 finishing places, 头科 first (the games' own terms, Chinese in both languages).
 PLACES = ("头科", "二科", "三科", "四科", "二落", "大落")
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: The suits' symbols by their event-log letter: the engine's own (:attr:`Suit.symbol`).
+SUITS: dict[str, str] = {suit.value: suit.symbol for suit in Suit}
 
 
 def word(key: str, lang: str = "zh", **facts: object) -> str:

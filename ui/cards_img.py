@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from cardref.engine.cards import Suit
+
 CARD_W, CARD_H = 70, 98
 RED = (200, 30, 40, 255)
 BLACK = (20, 20, 20, 255)
@@ -91,12 +93,9 @@ def _suit_polygon(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r:
         draw.polygon([(cx, cy), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=fill)
 
 
-_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
 def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: int, fill: tuple) -> None:
     if font_path() is not None:  # DejaVu has the suit glyphs; Pillow's built-in font does not
-        draw.text((cx, cy), _SYMBOL[suit], font=font(size), fill=fill, anchor="mm")
+        draw.text((cx, cy), Suit(suit).symbol, font=font(size), fill=fill, anchor="mm")
     else:
         _suit_polygon(draw, suit, cx, cy, size / 2.4, fill)
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardref.engine.cards import Card, Rank
+from cardref.engine.cards import Card, Rank, Suit
 from cardref.engine.eventlog import read_lines
 from cardref.engine.events import (
     AnyEvent,
@@ -26,6 +26,7 @@ from cardref.engine.events import (
     PlayEvent,
 )
 from cardref.engine.judge import DealRun, JudgeResult
+from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
 from cardref.engine.verdict import Verdict
 
 from .i18n import declare_title, game_title, seat_title, tr
@@ -122,7 +123,15 @@ class Row:
     deal: int | None = None
 
 
-_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+def suit_symbol(suit: Any) -> str | None:
+    """The symbol of a suit letter ("H" → "♥", the engine's :attr:`Suit.symbol`); None for
+    anything that is no suit."""
+    try:
+        return Suit(str(suit)).symbol
+    except ValueError:
+        return None
+
+
 #: deal options the 开局 row names in words, in this order (others follow as ``name value``).
 _DEAL_WORDS = ("level", "trump", "dealer", "leader")
 #: deal options that are the log's bookkeeping, not the deal's settings.
@@ -140,7 +149,7 @@ def deal_text(event: DealEvent, lang: str = "zh") -> str:
     if "trump" in opts:
         suit = opts["trump"]
         parts.append(tr("deal.no_trump", lang) if suit in (None, "", "NT", "N")
-                     else tr("deal.trump", lang, suit=_SUIT_SYMBOLS.get(str(suit), show(suit))))
+                     else tr("deal.trump", lang, suit=suit_symbol(suit) or show(suit)))
     for key in ("dealer", "leader"):
         seat = opts.get(key)
         if isinstance(seat, int) and not isinstance(seat, bool):
@@ -563,8 +572,8 @@ def shengji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
     trump = st.get("trump", view.options.get("trump")) if trump_given else NONE
     if trump_given and trump is None:
         trump = tr("setup.no_trump", lang)
-    elif isinstance(trump, str) and trump in "SHDC":
-        trump = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[trump] + trump
+    elif isinstance(trump, str) and suit_symbol(trump) is not None:
+        trump = f"{suit_symbol(trump)}{trump}"
     level_change = pick(s, "level_change")
     if isinstance(level_change, dict):
         team = level_change.get("team")
@@ -601,10 +610,6 @@ def _seat_list(value: Any, view: DealView) -> str:
     if isinstance(value, int) and 0 <= value < view.seats:
         return view.names[value]
     return show(value)
-
-
-#: 够级 tribute kinds of the summary, by their own names.
-TRIBUTE_KINDS = {"luo": "落贡", "shao": "烧贡", "men": "闷贡", "dian": "点贡", "chuan": "串贡"}
 
 
 def _name(view: DealView, seat: Any) -> str:
