@@ -318,6 +318,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "rec.err.no_deal": ("没有编号为 {deal} 的牌局。", "there is no deal {deal}."),
     "rec.err.no_table": ("没有牌桌 {table}。", "there is no table {table}."),
     "rec.err.no_round": ("没有编号为 {round} 的轮次。", "there is no round {round}."),
+    "rec.err.no_team": ("本赛事没有队伍 {team}。", "there is no team {team} in this tournament."),
     "rec.err.no_tournament": ("没有赛事 {tournament}。", "there is no tournament {tournament}."),
     "rec.err.locked": ("第 {match} 场的结果已由 {who} 确认：更正牌桌 {table} 的第 {event} 号事件需要裁判长密码。",
                        "match {match} was confirmed by {who}: correcting event {event} of table {table} needs "

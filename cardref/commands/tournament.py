@@ -75,12 +75,27 @@ def _print(obj: Any) -> None:
 
 
 def _team_id(store, tid: int, name: str) -> int:  # type: ignore[no-untyped-def]
+    """The id of the team of tournament ``tid`` named ``name`` (or whose id it is); a team
+    it does not hold is the recorder's typed refusal (``recorder.no_team``)."""
+    from cardref.recorder import NotFound
     from cardref.recorder import tournament as tm
 
     for team_id, team in tm.teams(store, tid).items():
         if team == name or str(team_id) == name:
             return team_id
-    raise KeyError(f"no team {name!r} in this tournament")
+    raise NotFound("team", name)
+
+
+def _round_id(store, tid: int, number: int) -> int:  # type: ignore[no-untyped-def]
+    """The id of round ``number`` of tournament ``tid``; a round it does not hold is the
+    recorder's typed refusal (``recorder.no_round``)."""
+    from cardref.recorder import NotFound
+    from cardref.recorder import tournament as tm
+
+    round_id = next((rid for rid, n, _ in tm.rounds(store, tid) if n == number), None)
+    if round_id is None:
+        raise NotFound("round", number)
+    return round_id
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,10 +125,8 @@ def run(args: argparse.Namespace) -> int:
                     tm.add_table(store, tid, args.table, args.name)
                     _print({"table": args.table})
                 elif args.action == "match":
-                    round_id = next((rid for rid, number, _ in tm.rounds(store, tid) if number == args.round), None)
-                    if round_id is None:
-                        raise KeyError(f"no round {args.round}")
-                    _print({"match": tm.start_match(store, round_id, args.table, _team_id(store, tid, args.team_a),
+                    _print({"match": tm.start_match(store, _round_id(store, tid, args.round), args.table,
+                                                    _team_id(store, tid, args.team_a),
                                                     _team_id(store, tid, args.team_b))})
                 elif args.action == "pair":
                     tm.require_pin(store, tid, _pin(args), "pair_round", None, session=cli_session())

@@ -99,3 +99,33 @@ def test_a_missing_match_reads_plainly_on_the_command_line(world, capsys) -> Non
         match_report(world.store, 999)
     assert fail("report", caught.value) == 2
     assert capsys.readouterr().err == "cardref report: no match 999\n"
+
+
+def test_the_tournament_command_refuses_a_missing_team_or_round_with_a_code(tmp_path, capsys,
+                                                                              monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``cardref tournament match`` looks the round and the teams up by what the director
+    typed: a round or team the tournament lacks is the typed ``NotFound`` (so the dashboard
+    can word it), printed plainly with exit status 2."""
+    from cardref.cli import main as cli
+    from cardref.commands.tournament import _round_id, _team_id
+    from cardref.recorder import open_store
+
+    db = str(tmp_path / "t.db")
+    monkeypatch.setenv("CARDREF_PIN", "1357")
+    assert cli(["tournament", "create", "Cup", "--family", "gouji", "--db", db]) == 0
+    assert cli(["tournament", "team", "Cup", "A", "--db", db]) == 0
+    assert cli(["tournament", "round", "Cup", "--db", db]) == 0
+    assert cli(["tournament", "table", "Cup", "T1", "--db", db]) == 0
+    capsys.readouterr()
+    match = ["tournament", "match", "Cup", "--table", "T1", "--team-a", "A", "--db", db]
+    assert cli([*match, "--round", "1", "--team-b", "Z"]) == 2
+    assert capsys.readouterr().err == "cardref tournament: no team 'Z'\n"
+    assert cli([*match, "--round", "4", "--team-b", "A"]) == 2
+    assert capsys.readouterr().err == "cardref tournament: no round 4\n"
+    with open_store(db) as store:
+        tid = tm.get_tournament(store, "Cup").id
+        for act, code, facts in ((lambda: _team_id(store, tid, "Z"), "recorder.no_team", {"team": "Z"}),
+                                 (lambda: _round_id(store, tid, 4), "recorder.no_round", {"round": 4})):
+            with pytest.raises(NotFound) as caught:
+                act()
+            assert (caught.value.code, caught.value.facts) == (code, facts)

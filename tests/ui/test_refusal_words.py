@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cardref.commands.tournament import _round_id, _team_id
 from cardref.engine.eventlog import dump_event
 from cardref.recorder import LockedError, NotFound, Recorder, open_store
 from cardref.recorder import tournament as tm
@@ -20,7 +21,10 @@ from cardref.recorder.report import match_report
 from cardref.ui import i18n
 from cardref.ui.i18n import refusal
 
-RECORDER = Path(__file__).resolve().parents[2] / "recorder"
+ROOT = Path(__file__).resolve().parents[2]
+#: where the recorder's refusals are raised: the recorder, and the command that looks up
+#: teams and rounds by the names a director types
+RAISERS = [*sorted((ROOT / "recorder").glob("*.py")), ROOT / "cardref" / "commands" / "tournament.py"]
 
 
 @pytest.fixture
@@ -39,7 +43,7 @@ def world(tmp_path) -> Iterator[dict[str, Any]]:  # type: ignore[no-untyped-def]
     match = store.events("T2")[0].match_id
     store.confirm_match(match, "王")
     play = next(e.seq for e in store.events("T2") if e.type == "play")
-    yield {"store": store, "rec": rec, "teams": (a, b), "match": match, "play": play}
+    yield {"store": store, "rec": rec, "tid": tid, "teams": (a, b), "match": match, "play": play}
     store.close()
 
 
@@ -53,6 +57,10 @@ CASES = [
      "没有牌桌 T9。", "there is no table T9."),
     ("recorder.no_round", lambda w: tm.start_match(w["store"], 999, "T1", *w["teams"]),
      "没有编号为 999 的轮次。", "there is no round 999."),
+    ("recorder.no_round", lambda w: _round_id(w["store"], w["tid"], 7),
+     "没有编号为 7 的轮次。", "there is no round 7."),
+    ("recorder.no_team", lambda w: _team_id(w["store"], w["tid"], "北队"),
+     "本赛事没有队伍 北队。", "there is no team 北队 in this tournament."),
     ("recorder.no_tournament", lambda w: tm.get_tournament(w["store"], "秋季赛"),
      "没有赛事 秋季赛。", "there is no tournament 秋季赛."),
     ("recorder.locked", lambda w: w["rec"].correct("T2", w["play"], who="李", why="看录像", cards=["3S"]),
@@ -77,15 +85,15 @@ def test_each_recorder_refusal_in_both_languages(world, code, act, zh, en) -> No
 
 
 def test_every_code_the_recorder_raises_has_its_sentence() -> None:
-    """The codes written in recorder/ ("recorder.locked_no_tournament", NotFound("deal", …))
-    are each a ``rec.err.<what>`` of the catalogue, in both languages, and the cases above
-    show every one of them."""
+    """The codes written in recorder/ and in ``cardref tournament`` ("recorder.locked_no_tournament",
+    NotFound("deal", …)) are each a ``rec.err.<what>`` of the catalogue, in both languages, and
+    the cases above show every one of them."""
     codes: set[str] = set()
-    for path in RECORDER.glob("*.py"):
+    for path in RAISERS:
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r"""["'](recorder\.[a-z_]+)["']""", text))
         codes |= {f"recorder.no_{what}" for what in re.findall(r"""NotFound\(\s*["']([a-z_]+)["']""", text)}
-    assert {"recorder.locked", "recorder.no_match", "recorder.no_deal"} <= codes
+    assert {"recorder.locked", "recorder.no_match", "recorder.no_deal", "recorder.no_team"} <= codes
     for code in codes:
         zh, en = i18n._TEXT["rec.err." + code.split(".", 1)[1]]
         assert zh != en and re.search(r"[\u4e00-\u9fff]", zh), code
