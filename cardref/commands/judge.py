@@ -31,6 +31,54 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 when any event is faulty")
 
 
+#: summary keys the table leaves out: the log's bookkeeping, or facts said another way
+_QUIET = {"game", "i", "complete", "tricks", "slots", "places", "levels_after"}
+#: summary points, in this order, by their words (engine/names.SHARED_WORDS "score.<key>")
+_POINTS = ("attacker_points", "penalty_points", "bonus_points", "bottom_points", "bottom_multiplier", "final_points")
+
+
+def _deal_words(summary: dict, seats: int, lang: str) -> str:  # type: ignore[type-arg]
+    """A deal's summary in the words the dashboard and the report use (打6 · 主♥ · 庄家 北 ·
+    最终得分 115 · 升级 东/西 +2; 够级 出完顺序 2号位 → …); a fact without words follows as
+    ``key value``; "" when the summary says nothing."""
+    from cardref.engine.cards import Suit
+    from cardref.engine.names import SHARED_WORDS, TRIBUTE_KINDS, seat_name
+
+    def word(key: str, **facts: object) -> str:
+        return SHARED_WORDS[key][1 if lang == "en" else 0].format(**facts)
+
+    def seat(x: object) -> str:
+        return seat_name(x, seats, lang) if isinstance(x, int) and not isinstance(x, bool) else str(x)
+
+    parts: list[str] = []
+    if summary.get("level") is not None:
+        parts.append(word("deal.level", level=summary["level"]))
+    if "trump" in summary:
+        trump = summary["trump"]
+        parts.append(word("deal.no_trump") if trump in (None, "", "NT", "N") else
+                     word("deal.trump", suit=Suit(trump).symbol if trump in ("S", "H", "D", "C") else trump))
+    if summary.get("dealer") is not None:
+        parts.append(word("deal.dealer", seat=seat(summary["dealer"])))
+    parts += [f"{word('score.' + key)} {summary[key]}" for key in _POINTS if summary.get(key) is not None]
+    change = summary.get("level_change")
+    if isinstance(change, dict) and isinstance(change.get("team"), list):
+        parts.append(f"{word('score.level_change')} {'/'.join(seat(x) for x in change['team'])} +{change.get('levels')}")
+        if isinstance(change.get("next_dealer"), int):
+            parts.append(f"{word('score.next_dealer')} {seat(change['next_dealer'])}")
+    if isinstance(summary.get("order"), list) and summary["order"]:
+        parts.append(f"{word('score.order')} {' → '.join(seat(x) for x in summary['order'] if x is not None)}")
+    if isinstance(summary.get("kaidian"), list) and summary["kaidian"]:
+        parts.append(f"{word('score.kaidian')} {' '.join(seat(x) for x in summary['kaidian'])}")
+    if isinstance(summary.get("tributes"), list) and summary["tributes"]:
+        owed = [f"{seat(t.get('from'))}→{seat(t.get('to'))} {t.get('count')} {TRIBUTE_KINDS.get(str(t.get('kind')), t.get('kind'))}"
+                for t in summary["tributes"] if isinstance(t, dict)]
+        parts.append(f"{word('score.tributes')} {', '.join(owed)}")
+    done = {"level", "trump", "dealer", "level_change", "order", "kaidian", "tributes", *_POINTS, *_QUIET}
+    parts += [f"{k} {v}" for k, v in summary.items() if k not in done and v is not None
+              and not isinstance(v, dict | list)]
+    return ("：" if lang == "zh" else ": ") + " · ".join(parts) if parts else ""
+
+
 def _table(result, lines, lang: str) -> str:
     w = _WORDS[lang]
     lineno = {line.i: line.lineno for line in lines}       # the file's own line numbers, from 1
@@ -46,15 +94,17 @@ def _table(result, lines, lang: str) -> str:
         if v.fault.proven_at is not None:
             note = " (" + w["proven"].format(n=lineno.get(v.fault.proven_at, v.fault.proven_at + 1)) + ")"
         rows.append(f"{lineno.get(v.i, v.i + 1):>5}  {w[kind]:<8} {out['code']}: {out['message']}{note}")
-    deals = []
-    for n, run in enumerate(result.deals, 1):
-        summary = run.summary()
-        facts = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in summary.items()
-                          if k not in ("game", "i") and v is not None and not isinstance(v, dict | list))
-        deals.append(w["deal"].format(n=n, line=lineno.get(run.index, run.index + 1), game=run.deal.game) + (f": {facts}" if facts else ""))
+    deals = [w["deal"].format(n=n, line=lineno.get(run.index, run.index + 1), game=game_title(run.deal.game, lang))
+             + _deal_words(run.summary(), run.deal.seats, lang) for n, run in enumerate(result.deals, 1)]
     total = w["total"].format(lines=len(result.verdicts), faults=counts["fault"], observe=counts["observe"],
                               confirm=counts["confirm"])
     return "\n".join([f"{w['line']:>5}", *rows, "", *deals, total]) + "\n"
+
+
+def game_title(game: str, lang: str) -> str:
+    from cardref.engine.names import game_title as title
+
+    return title(game, lang)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -77,3 +77,18 @@ def test_table_format_is_for_people() -> None:
     assert [ln.split()[0] for ln in faults] == ["26", "28"]
     assert any("2 faults" in ln for ln in lines)
     assert not proc.stdout.lstrip().startswith("{")
+
+
+def test_table_format_says_each_deal_in_words() -> None:
+    """Issue 31 item 9: the deal's line of --format table is in the words the dashboard and
+    the report use (engine/names.py), never ``key=json`` pairs."""
+    proc = _run("judge", "--format", "table", str(EXAMPLES / "guafeng-zibo-deal.jsonl"))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(_run("judge", str(EXAMPLES / "guafeng-zibo-deal.jsonl")).stdout.splitlines()[-1])["deals"][0]
+    (deal,) = [ln for ln in proc.stdout.splitlines() if ln.startswith("第 1 局")]
+    assert deal.startswith("第 1 局（第 1 行起）刮风 · 淄博：打6 · 主♥ · 庄家 北")
+    assert f"最终得分 {summary['final_points']}" in deal and "升级 东/西" in deal
+    assert "=" not in deal and '"' not in deal and "final_points" not in deal
+    gouji = _run("judge", "--format", "table", "--lang", "en", str(EXAMPLES / "gouji-yucheng-deal.jsonl")).stdout
+    (deal,) = [ln for ln in gouji.splitlines() if ln.startswith("deal 1")]
+    assert "Finishing order Seat 2 → Seat 3" in deal and "点贡" in deal and "kind" not in deal
