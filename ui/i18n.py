@@ -144,6 +144,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     "score.faults_n": ("违规 {n} 次", "{n} faults"),
     "score.none": ("—", "—"),
     "score.unjudged": ("未判定", "not judged"),
+    "score.gouji_owner": ("只许对门应答", "only the 对门 may answer"),
+    "score.shangtian": ("上天（{side}）", "上天 ({side})"),
+    "score.shangtian_attackers": ("抓分方上天", "上天 for the attackers"),
+    "score.shangtian_dealer": ("庄家方上天", "上天 for the dealer's side"),
     "score.to_play": ("轮到 {name}", "{name} to play"),
     # replay
     "replay.open": ("打开日志", "Open a log"),

@@ -15,7 +15,7 @@ import math
 from PIL import Image, ImageDraw
 
 from .cards_img import cards_row, drawable, font, font_path
-from .i18n import game_title
+from .i18n import game_title, tr
 from .views import DealView, turn_text
 
 TEAM_COLORS = ((52, 120, 246), (245, 140, 30))
@@ -70,7 +70,7 @@ def table_image(view: DealView, w: int = 900, h: int = 620, lang: str = "zh") ->
             row = cards_row(sv.last, height=card_h, overlap=0.62, marks=[sv.last_ok], max_width=int(w * 0.3))
             img.alpha_composite(row, (int(ix - row.width / 2), int(iy - row.height / 2)))
         elif sv.passed:
-            _text(d, (ix, iy), drawable("不要", "pass") if lang == "zh" else "pass", 18, (230, 230, 230, 255))
+            _text(d, (ix, iy), drawable(tr("type.pass", lang), "pass"), 18, (230, 230, 230, 255))
     _text(d, (w / 2, h / 2 - 22), drawable(game_title(view.game, lang), view.game), 18, (200, 230, 200, 255))
     turn = turn_text(view, lang)
     if turn:  # whose turn it is, large, in the middle of the felt

@@ -29,7 +29,7 @@ from cardref.engine.judge import DealRun, JudgeResult
 from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
 from cardref.engine.verdict import Verdict
 
-from .i18n import declare_title, game_title, seat_title, tr
+from .i18n import declare_title, game_title, keys, seat_title, tr
 
 NONE = "—"
 
@@ -599,9 +599,16 @@ def shengji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
         "bottom_points": show(pick(s, "bottom_points")),
         "bottom_multiplier": show(pick(s, "bottom_multiplier")),
         "final_points": show(pick(s, "final_points")),
-        "level_change": level_change_text + (f" · 上天 ({show(s.get('shangtian'))})" if s.get("shangtian") else ""),
+        "level_change": level_change_text + (f" · {shangtian_text(s.get('shangtian'), lang)}" if s.get("shangtian") else ""),
         "ended": pick(s, "final_points") is not None or bool(view.bottom),
     }
+
+
+def shangtian_text(side: Any, lang: str = "zh") -> str:
+    """上天入地 in words: which side earned it (the summary's ``shangtian``, "attackers" or
+    "dealer"), from the catalogue; another value follows 上天 as is."""
+    key = f"score.shangtian_{side}"
+    return tr(key, lang) if key in keys() else tr("score.shangtian", lang, side=show(side))
 
 
 def _seat_list(value: Any, view: DealView) -> str:
@@ -625,7 +632,7 @@ def gouji_board(view: DealView, lang: str = "zh") -> dict[str, Any]:
         gouji_text = f"{_name(view, cur.get('seat'))} {' '.join(codes_of(cur.get('cards')))}"
         owner = st.get("gouji_owner")
         if isinstance(owner, int):
-            gouji_text += " · " + ("只许对门应答" if lang == "zh" else "only the 对门 may answer")
+            gouji_text += " · " + tr("score.gouji_owner", lang)
     elif isinstance(gouji, dict):
         gouji_text = ", ".join(f"{k}: {_seat_list(v, view)}" for k, v in gouji.items())
     else:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from cardref.engine.eventlog import read_lines
 from cardref.ui import views
@@ -203,3 +206,107 @@ def test_the_sidebar_names_the_log_just_opened(app) -> None:
 def test_guafeng_badges_show_no_finishing_places() -> None:
     _, dv = _view(DEMO)
     assert all(sv.out_place is None for sv in dv.seat_views)
+
+
+# -- audit of #31 (what the tests above did not yet show) --------------------------------------
+
+def _yellow_in_the_middle(img) -> int:  # type: ignore[no-untyped-def]
+    """Pixels of the turn's yellow (255, 215, 0) in the band across the middle of the felt."""
+    w, h = img.size
+    band = img.convert("RGB").crop((int(w * 0.25), h // 2 - 10, int(w * 0.75), h // 2 + 45))
+    return sum(1 for r, g, b in band.getdata() if r > 240 and 195 < g < 235 and b < 40)
+
+
+def test_the_table_picture_names_the_seat_to_play_large() -> None:
+    """Item 1 / Deliver: 轮到 南 is written large in the middle of the table view."""
+    import dataclasses
+
+    from cardref.ui.table_img import table_image
+
+    _, dv = _view(DEMO[:5])
+    assert dv.to_play is not None
+    named = _yellow_in_the_middle(table_image(dv))
+    silent = _yellow_in_the_middle(table_image(dataclasses.replace(dv, to_play=None, over=False)))
+    assert silent == 0 and named > 300, (named, silent)
+
+
+def test_the_gouji_legend_explains_the_places(app, ui) -> None:
+    """Item 1: the "· 1" after a 够级 name has its legend; 刮风 shows none (item 8)."""
+    at = app(mode="log", log=str(DEMO_GOUJI))
+    at.button(key="rp_last").click().run()
+    assert "名字后的“· 1”等 = 出完名次" in ui.texts(at)
+    at = app(mode="demo")
+    at.button(key="rp_last").click().run()
+    assert "黄框 = 轮到出牌" in ui.texts(at) and "出完名次" not in ui.texts(at)
+
+
+def test_the_faulted_play_is_framed_in_chaodipi_too() -> None:
+    """Item 2: in 炒地皮 (examples/chaodipi-mingchao-deal.jsonl, its injected revoke at line 9)
+    the faulted play is framed red in 当前一轮 and on the table picture."""
+    from cardref.ui.table_img import table_image
+
+    lines = [x for x in (Path(__file__).resolve().parents[2] / "examples" / "chaodipi-mingchao-deal.jsonl").read_text(encoding="utf-8").splitlines()
+             if x.strip()]
+    result, dv = _view(lines[:9])
+    assert result.verdicts[8].fault.code == "shengji.must_follow_suit"
+    seat = json.loads(lines[8])["seat"]
+    assert [(s, ok) for s, _, ok in dv.trick] == [(s, s != seat) for s, _, _ in dv.trick]
+
+    def red(img) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for r, g, b in img.convert("RGB").getdata() if r > 215 and g < 25 and b < 25)
+
+    assert red(table_image(dv)) > 200 and red(table_image(_view(lines[:8])[1])) == 0
+
+
+def test_a_live_shengji_table_asks_for_its_options_before_the_first_play(app, ui, tmp_path) -> None:
+    """Item 4: a live 刮风 table started without the deal's options asks for them on the live
+    page, and the deal it starts has the level and dealer the referee gave."""
+    from cardref.ui import state
+
+    cfg = dict(mode="camera", camera=97, game="guafeng-zibo", out=str(tmp_path / "cam.jsonl"), store=":memory:")
+    at = app(**cfg)
+    try:
+        assert "开始出牌前请先给出本局设置（打几、主花色、庄家）" in ui.texts(at)
+        assert at.selectbox(key="lvdeal_dealer").options == ["东", "南", "西", "北"]
+        at.selectbox(key="lvdeal_level").set_value("7")
+        at.selectbox(key="lvdeal_dealer").set_value(2)
+        at.button(key="lvdeal_start").click().run()
+        deal = json.loads((tmp_path / "cam.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        assert (deal["type"], deal["game"], deal["level"], deal["dealer"]) == ("deal", "guafeng-zibo", "7", 2)
+        assert "开始出牌前请先给出本局设置" not in ui.texts(at)
+    finally:
+        table = state.live_table(UiConfig(**{**cfg, "autoplay": False}).to_env())
+        if table.runner is not None:
+            table.runner.stop()
+
+
+def test_every_form_hides_streamlits_enter_hint() -> None:
+    """Item 5: no form shows Streamlit's English "Press Enter to submit form"."""
+    import ast
+
+    forms = []
+    for path in sorted((Path(views.__file__).parent).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "form":
+                flags = {k.arg: getattr(k.value, "value", None) for k in node.keywords}
+                forms.append((path.name, node.lineno, flags.get("enter_to_submit", True)))
+    assert len(forms) >= 7 and [f for f in forms if f[2] is not False] == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_boards_words_come_from_the_catalogue(lang) -> None:  # type: ignore[no-untyped-def]
+    """Item 5: 上天 and 只许对门应答 on the scoreboards are catalogue sentences, the side
+    that earned 上天 in words, never the engine's "attackers"."""
+    from cardref.ui.i18n import tr
+
+    view = views.DealView(index=0, game="chaodipi-mingchao", family="shengji", seats=4, names=["东", "南", "西", "北"],
+                          options={"dealer": 0}, judged=True, state={}, summary={"shangtian": "attackers",
+                          "level_change": {"team": [1, 3], "levels": 2}}, plays=[], trick=[], seat_views=[],
+                          bottom=[], declares=[])
+    board = views.shengji_board(view, lang)["level_change"]
+    assert board.endswith(" · " + tr("score.shangtian_attackers", lang)) and "attackers)" not in board
+    six = views.DealView(index=0, game="gouji-yucheng", family="gouji", seats=6, names=[f"{k}号位" for k in range(1, 7)],
+                         options={}, judged=True, state={"current_play": {"seat": 0, "cards": ["AS"], "gouji": True},
+                                                          "gouji_owner": 0}, summary={}, plays=[], trick=[],
+                         seat_views=[], bottom=[], declares=[])
+    assert views.gouji_board(six, lang)["gouji"] == f"1号位 AS · {tr('score.gouji_owner', lang)}"
