@@ -265,6 +265,11 @@ def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     cur = ref.cur
     if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.luanchan
             or seat not in ref.active or seat in ref.passed):
+        if (cur is not None and not ref.luanchan and seat in ref.active and ref.hands[seat] is None
+                and ref.hands[_opp(seat)] is None):
+            # flagged once; a play of the 对门 was not seen (D30): the next play answers it
+            ref.rang = seat
+            ref.unseen = True
         return [Fault("gouji.rangpai_bad", {"seat": seat})]
     ref.rang = seat
     return []

@@ -30,9 +30,10 @@ play stands), ``current_play`` ({seat, cards, gouji, pure, restricted} or null),
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from typing import Any, NamedTuple
 
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
@@ -43,6 +44,9 @@ from .settings import GoujiSettings
 from .shapes import FOUR, ORDER, THREE, TWO, Shape, ShapeError, beats, make_min_table, parse_shape
 
 SEATS = 6
+#: plays a second reading of the deal is kept for once the first fits again (one slip at a time)
+KEEP_PLAYS = 8
+SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 
 #: Faults of a play against the turn order or the play on the table.  The cards were put down
 #: all the same, so after the fault the referee re-synchronises on them (``_resync``): one
@@ -136,11 +140,25 @@ class GoujiReferee(DealReferee):
         self.fours_played: set[int] = set()
         #: observation faults found while judging the current event (docs/rules/observation.md)
         self.pending_observe: list[Fault] = []
-        #: the deal as it would be had the last faulted play stood (see ``_stood``)
-        self._alt: GoujiReferee | None = None
+        #: the deal as it would be in other readings of the last faulted play: it stood
+        #: (``_stood``), a card of it was read wrong (``_misread_alts``), it answered a play on
+        #: the table read wrong (decision D30 in docs/rules/gouji.md)
+        self._alts: list[GoujiReferee] = []
+        self._age = 0               # plays judged by a reading since it was made
+        self._misread: tuple[Card, ...] = ()    # a reading's card seen but not played (O5)
         self._doubt = False         # a stood play was tried and did not fit either
         #: the deal just after a faulted play, that play and the events since (``_other_seat``)
         self._pre: tuple | None = None
+        #: observation slips flagged so far: card counts are not trusted after one (O3)
+        self.slips = 0
+        #: a play was not seen just before this one: the next answer is not checked against the table
+        self.unseen = False
+        #: the cards shown so far, as the judge counts them, and the last play with a card
+        #: seen more often than the decks hold (a card read wrong, O9)
+        self.seen: Counter[Card] = Counter()
+        self.copies = rules.composition.decks
+        self.hands_known = False    # set when play starts with every seat's hand known
+        self.doubtful: int | None = None
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
         """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads).
@@ -271,36 +289,98 @@ class GoujiReferee(DealReferee):
         return list(self._returned)
 
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
-        """Judge one event (docs/rules/observation.md, O1-O2 for the two readings kept after a
-        faulted play: the play stood, or it was another seat's)."""
-        alt, self._alt = self._alt, None
+        """Judge one event (docs/rules/observation.md, O1-O2 for the readings kept after a
+        faulted play: the play stood, it was read wrong, or it was another seat's)."""
+        if not isinstance(event, PlayEvent):
+            return self._feed_read(i, event)
+        if self.hands_known:        # every hand is known: no card is read wrong
+            return self._feed_read(i, event)
+        seen, copies, over = self.seen, self.copies, False
+        for card in event.cards:
+            n = seen[card] + 1
+            seen[card] = n
+            if n > copies:
+                over = True
+        faults = self._feed_read(i, event)
+        for card in self._returned:
+            if seen[card] > 0:
+                seen[card] -= 1
+        if over and self.hands[event.seat] is None:
+            self.doubtful = i       # the judge flags a card seen too often (O9): read wrong?
+        return faults
+
+    def _adopt(self, other: GoujiReferee) -> None:
+        """Go on with the reading ``other`` of the deal (the cards seen stay this referee's)."""
+        seen, slips = self.seen, self.slips
+        self.__dict__.update(other.__dict__)
+        self.seen, self.slips = seen, slips
+
+    def _answered(self, i: int, event: PlayEvent) -> GoujiReferee | None:
+        """The deal had the play on the table been read wrong, and this play answered it."""
+        alt = self._copy()
+        alt.unseen = True
+        if alt._feed(i, event):
+            return None
+        return alt
+
+    def _feed_read(self, i: int, event: AnyEvent) -> list[Fault]:
+        alts, self._alts = self._alts, []
         pre, self._pre = self._pre, None
         if not isinstance(event, PlayEvent):
-            alt_faults = alt._feed(i, event) if alt is not None else None
+            kept = [alt for alt in alts if not alt._feed(i, event)]
             faults = self._feed(i, event)
-            if alt is not None and self._alt is None and not alt_faults:
-                self._alt = alt             # a pass or declare the stood play makes faulty drops it
+            if faults and kept and self.hands[getattr(event, "seat", 0) or 0] is None:
+                self._adopt(kept[0])    # a declare only a reading kept explains: the table followed it
+                self._alts = kept[1:]
+                self._returned = (*self._returned, *self._misread)
+                self._misread = ()
+                return []
+            if faults:
+                self.slips += 1
+            if not self._alts:
+                self._alts = kept          # a pass or declare a reading makes faulty drops it
             if pre is not None and self._pre is None:
                 pre[4].append((i, event))
                 self._pre = pre
             return faults
         faults = self._feed(i, event)
         if not faults:
+            # the readings kept go on while they fit too, for a few plays: should this reading
+            # fail later, one of them may still explain the table
+            kept = [alt for alt in alts if alt._age < KEEP_PLAYS and not alt._feed(i, event)]
+            for alt in kept:
+                alt._age += 1
+            self._alts += kept
             return faults
-        if alt is not None and alt.cur is not None and alt.cur.seat != event.seat:
-            # only another seat's answer shows the table followed the faulted play: the same
-            # seat playing again fits both, and is judged as if it was taken back
-            if not alt._feed(i, event):            # the table followed the play that stood
-                self.__dict__.update(alt.__dict__)
+        slips = self.slips = self.slips + 1
+        for alt in self._alts:
+            alt.slips = slips               # the readings kept are after this slip too
+        cur = self.cur
+        if cur is not None and cur.i == self.doubtful and cur.seat != event.seat:
+            # the play on the table holds a card seen too often, flagged (O9): it was read
+            # wrong, and this play answered what was played
+            answered = self._answered(i, event)
+            if answered is not None:
+                self._adopt(answered)
+                self._returned = (*self._returned, *cur.cards)
                 return []
-            self._doubt = True          # neither fits: no new guess until a play fits again
+        # a play that fits only a reading kept shows the table followed it (another seat
+        # answered the play that stood, the same seat leads again after all passed, or one
+        # card was read wrong); the other readings that fit are kept beside it
+        tried = [alt for alt in alts if alt.cur is not None]
+        fitting = [alt for alt in tried if not alt._feed(i, event)]
+        if fitting:
+            self._adopt(fitting[0])
+            self._alts = fitting[1:]
+            self._returned = (*self._returned, *self._misread)   # the card seen was not played
+            self._misread = ()
+            return []
+        if tried:
+            self._doubt = True          # none fits: no new guess until a play fits again
         if pre is not None and self._other_seat(pre, i, event):
             return []
         if pre is None and self._pre is None:
-            keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
-            snap = copy.deepcopy(self, keep)
-            snap._alt = snap._pre = None
-            self._pre = (snap, i, event.seat, event.cards, [])
+            self._pre = (self._copy(), i, event.seat, event.cards, [])
         return faults
 
     def _other_seat(self, pre: tuple, i: int, event: PlayEvent) -> bool:
@@ -317,8 +397,8 @@ class GoujiReferee(DealReferee):
                 return False
         if trial._feed(i, event):
             return False
-        trial._alt = trial._pre = None
-        self.__dict__.update(trial.__dict__)
+        trial._alts, trial._pre = [], None
+        self._adopt(trial)
         return True
 
     def _feed(self, i: int, event: AnyEvent) -> list[Fault]:
@@ -332,8 +412,9 @@ class GoujiReferee(DealReferee):
         if isinstance(event, PlayEvent):
             before = sum(self.played)
             faults = self._play(i, event.seat, event.cards)
+            self.unseen = False
             if sum(self.played) == before:
-                self._returned = event.cards            # rejected: the cards go back to the hand
+                self._returned = (*self._returned, *event.cards)   # rejected: back to the hand
             if self.pending_observe:
                 faults = [*self.pending_observe, *faults]
                 self.pending_observe = []
@@ -378,6 +459,7 @@ class GoujiReferee(DealReferee):
                 self.kaidian.add(_opp(c))
                 self.active.discard(c)
         self.phase = "chongdian" if self.chong else "play"
+        self.hands_known = all(h is not None for h in self.hands)
         return faults
 
     # ------------------------------------------------------------------ plays
@@ -430,6 +512,8 @@ class GoujiReferee(DealReferee):
         owner = cur.seat
         if seat == owner:
             return self._check_lead(seat, shape, final)
+        if self.unseen:
+            return "answer", None, False, False     # it answers a play that was not seen (D30)
         if self._all_passed():
             lead = self.to_lead()
             if seat != lead:
@@ -502,23 +586,35 @@ class GoujiReferee(DealReferee):
             self._progress()
         if self.phase == "void":
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
-        if self.phase == "over":
+        if self.phase == "over" and seat in self.active and self._reopen():
+            pass        # the deal ended on a 3 the count said was not the last: it goes on (O3)
+        elif self.phase == "over":
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]
         if seat not in self.active:
             if any(m == seat for m, _ in self.men):
                 return [*faults, Fault("gouji.men_out", {"seat": seat})]
             if seat in self.revolts:
                 return [*faults, Fault("gouji.revolution_out", {"seat": seat})]
-            return [*faults, Fault("play.after_out", {"seat": seat})]
+            if seat not in self.zhashao or self.hands[seat] is not None:
+                return [*faults, Fault("play.after_out", {"seat": seat})]
+            # 诈烧 was read off a burn play without a joker, and the seat plays on: flagged once,
+            # then the table is followed (the play was no burn, or a joker play was not seen),
+            # and the seat is in play again (decision D30)
+            self._unzhashao(seat)
+            return [*faults, Fault("play.after_out", {"seat": seat}), *self._play(i, seat, cards)]
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
-            read = self._one_misread(cards) if self.hands[seat] is None else None
-            if read is None:
+            read = (self._misread_as(seat, cards)
+                    if self.hands[seat] is None and shape.code == "gouji.mixed_ranks" else None)
+            if read is None or not self._one_odd(cards):
+                if not self._doubt:      # O1: keep each reading as one play
+                    self._alts += self._misread_alts(i, seat, cards)
                 return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
-            odd, fixed = read          # one card cannot lie with the others: read wrong (O5)
+            odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)
+            self._returned = (odd,)    # the card seen is not on the table: the judge forgets it
             return [*faults, Fault("observe.card_unplausible", {"seat": seat, "card": odd,
-                                                               "cards": list(cards), "as": fixed[0]})]
+                                                               "cards": list(cards), "as": new})]
         fault = self._precheck(seat, cards, shape)
         if fault is not None:
             holder = self._holder(seat, cards) if fault.code == "play.not_in_hand" else None
@@ -526,10 +622,12 @@ class GoujiReferee(DealReferee):
                 self._play(i, holder, cards)
             return [*faults, fault]
         count = self.counts[seat]
-        if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n:
+        if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n \
+                and not self.slips:
             # the count says cards are left, but no hand shows them: a 3 is the last play
             # (004:27), so a play of this seat was not seen (observation.md, O3).  Should the
-            # seat play again, the 3 was 憋3 after all and that fault replaces this flag.
+            # seat play again, the 3 was 憋3 after all and that fault replaces this flag.  After
+            # an earlier slip was flagged the counts are not trusted: that flag stands for it.
             faults.append(Fault("observe.missing_play", {"seat": seat, "left": count - shape.n}))
         start: list[Fault] = []
         if self.phase == "prep":
@@ -544,7 +642,23 @@ class GoujiReferee(DealReferee):
             presumed = self._presume_men(seat, shape, final)
             if presumed is None:
                 if fault.code in RESYNC_CODES and not self._doubt:
-                    self._alt = self._stood(i, seat, shape, cards, final)   # one slip at a time
+                    # one slip at a time; a 3 the count says is not the last was read wrong
+                    left = self.hands[seat] is None and (self.counts[seat] or 0) > shape.n
+                    if self.hands[seat] is None:     # O5: one card was read wrong
+                        self._alts += self._misread_alts(i, seat, cards)
+                        cur = self.cur
+                        if cur is not None and cur.seat != seat and kind == "answer":
+                            alt = self._copy()           # ... of the play on the table
+                            alt.unseen = True
+                            alt._play(i, seat, cards)
+                            alt.unseen = False
+                            alt._misread = cur.cards
+                            self._alts.append(alt)
+                            if fault.code == "gouji.does_not_beat":
+                                # a card of the play on the table may have been read too high:
+                                # its cards no longer count as shown (O9 stays for real doubles)
+                                self._returned = cur.cards
+                    self._alts.append(self._stood(i, seat, shape, cards, final and not left))
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.beaten:
@@ -557,6 +671,33 @@ class GoujiReferee(DealReferee):
             faults += self._answer(i, seat, shape, cards, final, burning)
         return faults + start
 
+    def _reopen(self) -> bool:
+        """A seat in play plays after the deal ended.  Seats put out by a 3 while the count said
+        they held more (O3: a play presumed unseen) were not out after all: they are in play
+        again and the deal goes on.  False when there is no such seat."""
+        seats = [s for s in self.three_i if self.hands[s] is None and (self.counts[s] or 0) > 0]
+        if not seats:
+            return False
+        for s in seats:
+            del self.three_i[s]
+            self.finished.remove(s)
+            self.active.add(s)
+        self.phase = "play"
+        self.luanchan = len(self.active) <= self.s.luanchan_at
+        self.chuan = False
+        self._progress()
+        return self.phase == "play"
+
+    def _unzhashao(self, seat: int) -> None:
+        """Undo a presumed 诈烧 of ``seat``: it is in play again."""
+        self.zhashao.remove(seat)
+        self.active.add(seat)
+        if self.phase == "over":
+            self.phase = "play"
+        self.luanchan = len(self.active) <= self.s.luanchan_at
+        self.chuan = False
+        self._progress()
+
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
         """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
         holders = [s for s, hand in enumerate(self.hands)
@@ -565,30 +706,79 @@ class GoujiReferee(DealReferee):
             return None
         return holders[0]
 
-    def _one_misread(self, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...]] | None:
-        """A play of three or more cards that is one play but for one card of another rank (not
-        a 2 nor a joker): that card and the play with it read as one of the others."""
-        if len(cards) < 3:
-            return None
-        ranks: dict[object, list[Card]] = {}
+    @staticmethod
+    def _one_odd(cards: tuple[Card, ...]) -> bool:
+        """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
+        ranks: dict[object, int] = {}
         for c in cards:
             if not c.is_joker and ORDER[c.rank] != TWO:
-                ranks.setdefault(c.rank, []).append(c)
-        if len(ranks) != 2:
-            return None
-        (_, a), (_, b) = sorted(ranks.items(), key=lambda kv: len(kv[1]))
-        if len(a) != 1 or len(b) < 2:
-            return None
-        fixed = tuple(b[0] if c is a[0] else c for c in cards)
-        return (a[0], fixed) if isinstance(parse_shape(fixed, self.min_table), Shape) else None
+                ranks[c.rank] = ranks.get(c.rank, 0) + 1
+        return len(cards) >= 3 and len(ranks) == 2 and min(ranks.values()) == 1 and max(ranks.values()) >= 2
+
+    def _copy(self) -> GoujiReferee:
+        """A deep copy of this deal (rules and settings shared), with no readings of its own."""
+        keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
+        alts, pre = self._alts, self._pre
+        self._alts, self._pre = [], None
+        alt = copy.deepcopy(self, keep)
+        self._alts, self._pre = alts, pre
+        alt._age = 0
+        alt._misread = ()
+        return alt
+
+    def _readings(self, seat: int, cards: tuple[Card, ...]) -> list[tuple[Card, Card, tuple[Card, ...], bool]]:
+        """Readings of a play that is one play but for one card (O5): (the card seen, the card it
+        is read as, the play so read, whether the table takes it without a fault and it is no
+        诈烧).  Each card is tried as a card of another rank of the play, then as a joker, then
+        as a 2.  Plays of one card are never misread."""
+        if len(cards) < 2:
+            return []
+        ranks = sorted({c.rank for c in cards if not c.is_joker and ORDER[c.rank] != TWO},
+                       key=lambda r: (-sum(c.rank == r for c in cards), ORDER[r]))
+        subs = [next(c for c in cards if c.rank == r) for r in ranks] + [SMALL_JOKER, BIG_JOKER, A_TWO]
+        out = []
+        for new in subs:
+            for at, odd in enumerate(cards):
+                if odd.rank == new.rank:
+                    continue
+                fixed = cards[:at] + (new,) + cards[at + 1:]
+                shape = parse_shape(fixed, self.min_table)
+                if not isinstance(shape, Shape):
+                    continue
+                fits = self._precheck(seat, fixed, shape) is None
+                if fits:
+                    _, fault, _, zhashao = self._classify(seat, shape, self._is_final(seat, shape))
+                    fits = fault is None and not zhashao
+                out.append((odd, new, fixed, fits))
+        return out
+
+    def _misread_as(self, seat: int, cards: tuple[Card, ...]) -> tuple[Card, Card, tuple[Card, ...]] | None:
+        """The reading of a one-card misread (O5) the table takes, else the first that is a play."""
+        readings = self._readings(seat, cards)
+        best = next((r for r in readings if r[3]), readings[0] if readings else None)
+        return None if best is None else best[:3]
+
+    def _misread_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[GoujiReferee]:
+        """The deal as it would be had play ``i`` been one of the distinct one-card misreadings
+        (O5) the table takes, at most four.  Each remembers the card seen (``_misread``): when
+        the table shows it followed that reading, the judge forgets that card."""
+        out: list[GoujiReferee] = []
+        seen: list[Counter[Card]] = []
+        for odd, _, fixed, fits in self._readings(seat, cards):
+            if not fits or Counter(fixed) in seen or len(out) == 4:
+                continue
+            seen.append(Counter(fixed))
+            alt = self._copy()
+            alt._play(i, seat, fixed)
+            alt._misread = (odd,)
+            out.append(alt)
+        return out
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> GoujiReferee:
         """This deal as it would be had the faulted play stood on the table (docs/rules/
         observation.md, O1): a copy in which the play leads.  The referee itself goes on as if
         the play was taken back; the next play decides which of the two the table followed."""
-        keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
-        alt = copy.deepcopy(self, keep)
-        alt._alt = None
+        alt = self._copy()
         alt.burn = None
         alt._lead(i, seat, shape, cards, final, False)
         return alt
@@ -717,8 +907,8 @@ class GoujiReferee(DealReferee):
                 self.burn = None
             self.active.discard(seat)
             self.finished.append(seat)
-            if self.hands[seat] is None and shape.base == THREE \
-                    and (self.counts[seat] is None or self.counts[seat] > 0):
+            left = self.counts[seat]
+            if self.hands[seat] is None and shape.base == THREE and (left is None or left > 0):
                 self.three_i[seat] = i
             self._progress()
         return faults
