@@ -22,10 +22,15 @@ the judge trusts what it sees.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..events import PlayEvent
 from ..verdict import Fault, is_observation
+from .combos import Kind, classify
+from .points import points
+from .tricks import Played
 
 #: plays fed to every reading before the first one (the log as read) is kept
 WINDOW = 8
@@ -55,10 +60,13 @@ class Choice:
     plays: int = 0
 
     def first_flag(self) -> list[Fault]:
-        """The flag said at once: the first observation fault of the opening play in any reading."""
+        """The flag said at once, when every reading flags the opening play: its first observation
+        fault (a rule fault of the reading adopted later replaces it).  Otherwise nothing yet."""
+        if not all(any(f.i == self.start for f in r.faults) for r in self.readings):
+            return []
         for reading in self.readings:
             for f in reading.faults:
-                if is_observation(f.code):
+                if f.i == self.start and is_observation(f.code):
                     self.said.add((f.i, f.code))
                     return [f]
         return []
@@ -90,3 +98,75 @@ class Choice:
 
     def unsaid(self, reading: Reading) -> list[Fault]:
         return [f for f in reading.faults if (f.i, f.code) not in self.said]
+
+
+# -- the readings of a slip ----------------------------------------------------------------
+def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tuple[Any, list[Fault]]]:
+    """The referees (copies of ``before``, the referee before play ``i``) that read play ``i`` as a
+    slip, each with the flag of that slip: for ``"close"`` (O10) the trick in progress closed with
+    the plays seen; for ``"lead"`` the due seat's lead missed (O11) and the last play of the trick
+    before read as this trick's lead (O12)."""
+    if slip == "close":
+        yield before, before._close_incomplete(i)
+        return
+    retro = before._clone() if _last_was_lead(before, ev.seat) else None
+    if ev.seat == (before.tricks.leader + 1) % 4:
+        yield before, _missed_lead(before, i, ev)
+    if retro is not None:
+        yield retro, _last_play_led(retro, i)
+
+
+def _take_missed(ref: Any, seat: int, n: int) -> None:
+    """A play of ``n`` cards by ``seat`` missed: its cards are taken as played (given back should it show more)."""
+    taken = min(ref.left[seat], n)
+    ref.left[seat] -= taken
+    ref.assumed[seat] += taken
+
+
+def _missed_lead(ref: Any, i: int, ev: PlayEvent) -> list[Fault]:
+    """O11: the seat due to lead led unseen, with as many cards as play ``i``, which follows it."""
+    missed = ref.tricks.leader
+    n = len(ev.cards)
+    _take_missed(ref, missed, n)
+    ref.tricks.lead_missed(missed, classify(ev.cards, ref.order), i)
+    return [Fault("observe.missing_play", {"seats": [missed], "seat": missed, "n": n}, i)]
+
+
+def _last_was_lead(ref: Any, seat: int) -> bool:
+    """Whether the last play of the trick before, by the seat before ``seat``, may have been a lead."""
+    last = ref.tricks.last_trick
+    if len(last) != 4 or not last[-1].cards or last[-1].seat != (seat - 1) % 4:
+        return False
+    return classify(last[-1].cards, ref.order).kind != Kind.MIXED
+
+
+def _last_play_led(ref: Any, i: int) -> list[Fault]:
+    """O12: the last seat of the trick before followed it unseen, won it, and its play seen there
+    leads this trick (play ``i`` follows it).  That trick goes to that seat, without those cards."""
+    t = ref.tricks
+    last = t.last_trick
+    moved = last[-1]
+    seat, n = moved.seat, last[0].combo.size
+    entry = t.history[-1]
+    kept = points(moved.cards)
+    if entry["winner"] in t.attackers:
+        t.attacker_points -= entry["points"]
+    else:
+        t.dealer_side_points -= entry["points"]
+    entry["points"] -= kept
+    entry["plays"] = entry["plays"][:-1]
+    entry["winner"] = seat
+    if seat in t.attackers:
+        t.attacker_points += entry["points"]
+    else:
+        t.dealer_side_points += entry["points"]
+    t.last_trick = last[:-1]
+    t.last_winner = seat
+    ref.proofs.drop_follow(seat, moved.i)
+    _take_missed(ref, seat, n)
+    t.leader = seat
+    t.gap_flagged = False
+    lead = classify(moved.cards, ref.order)
+    t.lead(Played(seat, lead.cards, lead, moved.i))
+    t.trick_flagged = True
+    return [Fault("observe.missing_play", {"seats": [seat], "seat": seat, "n": n}, moved.i, i)]

@@ -35,11 +35,11 @@ from .declares import DeclareState, expected_burier, judge_declare
 from .follow import is_imperfect
 from .match import MatchState
 from .options import read_options
-from .order import trump_order
+from .order import TRUMP, trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
-from .readings import Choice, Reading
+from .readings import Choice, Reading, slip_readings
 from .results import DealResults
 from .settings import ShengjiSettings
 from .throws import failed_throw
@@ -198,18 +198,8 @@ class ShengjiReferee(DealResults, DealReferee):
         if not faults:
             return faults
         choice = Choice(i, [Reading(self, faults)])
-        alt = before
-        if slip == "lead":
-            missed = alt.tricks.leader
-            n = len(ev.cards)
-            taken = min(alt.left[missed], n)
-            alt.left[missed] -= taken
-            alt.assumed[missed] += taken
-            alt.tricks.lead_missed(missed, classify(ev.cards, alt.order), i)
-            opened = [Fault("observe.missing_play", {"seats": [missed], "seat": missed, "n": n}, i)]
-        else:
-            opened = alt._close_incomplete(i)
-        choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
+        for alt, opened in slip_readings(before, slip, i, ev):
+            choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
         choice.prune()
         first_lead = slip == "lead" and not self.tricks.history
         if choice.decided(False):
@@ -229,7 +219,7 @@ class ShengjiReferee(DealResults, DealReferee):
         if self.hands or self.complete:
             return None
         if not t.trick:
-            return "lead" if ev.seat != t.leader and not t.gap_flagged else None
+            return "lead" if ev.seat != t.leader and not (t.gap_flagged or t.any_leader) else None
         if t.has(ev.seat) or t.phantom:
             return None
         if len(ev.cards) != t.trick[0].combo.size or (t.skipped is not None and ev.seat in t.skipped[1]):
@@ -297,6 +287,9 @@ class ShengjiReferee(DealResults, DealReferee):
         if self.tricks.has(seat):
             out.extend(self._close_incomplete(i))
         out.extend(self.tricks.turn(i, seat))
+        if any(f.code == "observe.unexpected_lead" for f in out) and self.tricks.history:
+            for p in self.tricks.history[-1]["plays"]:   # O8: that trick was not what was seen
+                self.proofs.drop_follow(p["seat"], p["i"])
         return out
 
     def _close_incomplete(self, i: int) -> list[Fault]:
@@ -384,14 +377,16 @@ class ShengjiReferee(DealResults, DealReferee):
         return out
 
     def _lead_misread(self) -> bool:
-        """O13: on a camera log, none of the three followers of a trick played a card of the lead's
-        group.  Three seats void at once is rare and three revokes at once implausible: the lead
-        was likely misread.  Their follows prove nothing later and the trick's winner is unknown."""
+        """O13: on a camera log, the three followers of a trick all played cards of one side suit,
+        another than the lead's group.  Three revokes at once are implausible, three seats void
+        in the lead's group that all follow one other suit rare: the lead was misread.  Their
+        follows prove nothing later, and whoever leads next won the trick."""
         t = self.tricks
         if self.hands or t.phantom or len(t.trick) != 4:
             return False
         group = self.order.group
-        if t.trick[0].combo.group in {group[c] for p in t.trick[1:] for c in p.cards}:
+        followed = {group[c] for p in t.trick[1:] for c in p.cards}
+        if len(followed) != 1 or followed & {t.trick[0].combo.group, TRUMP}:
             return False
         for p in t.trick[1:]:
             self.proofs.drop_follow(p.seat, p.i)
@@ -401,7 +396,7 @@ class ShengjiReferee(DealResults, DealReferee):
         misread = self._lead_misread()
         winner = self.tricks.finish()
         if misread:
-            self.tricks.gap_flagged = True      # whoever leads next won it (O8, unflagged)
+            self.tricks.any_leader = True       # whoever leads next won it (O8, unflagged)
         bonus = self.settings.red_five_bonus
         if bonus:
             for p in self.tricks.last_trick:

@@ -52,6 +52,8 @@ class Tricks:
         self.trick_flagged = False
         #: the trick in progress is led by a play the camera missed (:meth:`lead_missed`)
         self.phantom = False
+        #: the last trick's winner is not known (its lead was misread): any seat may lead, unflagged
+        self.any_leader = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -86,8 +88,11 @@ class Tricks:
         the trick's points follow the seat that leads (O8)."""
         out: list[Fault] = []
         if not self.trick:
+            free, self.any_leader = self.any_leader, False
             if seat != self.leader:
-                if not self.history and not self.gap_flagged:
+                if free:
+                    pass
+                elif not self.history and not self.gap_flagged:
                     out.append(Fault("shengji.out_of_turn", {"expected": self.leader, "seat": seat}))
                 elif not self.gap_flagged:
                     out.append(Fault("observe.unexpected_lead", {"seat": seat, "expected": self.leader}))
@@ -179,6 +184,7 @@ class Tricks:
         self.leader = winner
         self.trick = []
         self.best_key = None
+        self.trick_flagged = False
         if self.phantom:              # the missed lead may have won: whoever leads next is the gap's
             self.phantom = False
             self.gap_flagged = True
