@@ -64,6 +64,8 @@ class ShengjiReferee(DealResults, DealReferee):
         self.left = list(self.sizes)
         self.hands: dict[int, Counter[Card]] = {}
         self.played_by: dict[int, list[Card]] = {seat: [] for seat in range(4)}
+        #: copies of each card seen played (less those given back by failed throws)
+        self.seen: Counter[Card] = Counter()
         self.tricks = Tricks(self.order, self.attackers, self.dealer)
         self.penalty_points = 0
         self.red_five_points = 0
@@ -254,6 +256,7 @@ class ShengjiReferee(DealResults, DealReferee):
             self.started = True
             faults.extend(declared_trump_faults(i, self.declares, self.trump, self.dealer, self.first_deal))
             faults.extend(self.menpai_missing(i))
+        over = self._over_deck(cards)
         faults.extend(self._turn(i, seat))
         hand = self.hands.get(seat)
         faults.extend(held_faults(seat, cards, hand, self.left[seat], self.settings, self.declares, self.dealer))
@@ -263,6 +266,7 @@ class ShengjiReferee(DealResults, DealReferee):
             faults.extend(self._follow(i, seat, cards, hand))
         # bookkeeping: the seat no longer holds these cards
         self.played_by[seat].extend(cards)
+        self.seen.update(cards)
         self.left[seat] = max(0, self.left[seat] - len(cards))
         if hand is not None:
             for c in cards:
@@ -274,7 +278,9 @@ class ShengjiReferee(DealResults, DealReferee):
         lead = self.tricks.trick[0]
         if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
             self._give_back(seat, cards, lead.cards)
-        faults.extend(self._prove(i, seat, cards))
+        if over:
+            self._doubt_card(over)
+        faults.extend(self._prove(i, seat, tuple(c for c in cards if c not in over)))
         if len(self.tricks.trick) == 4:
             self._finish_trick()
         return faults
@@ -325,6 +331,7 @@ class ShengjiReferee(DealResults, DealReferee):
             self.left[seat] += 1
             if card in self.played_by[seat]:
                 self.played_by[seat].remove(card)
+                self.seen[card] -= 1
             hand = self.hands.get(seat)
             if hand is not None:
                 hand[card] += 1
@@ -368,6 +375,22 @@ class ShengjiReferee(DealResults, DealReferee):
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
 
+    def _over_deck(self, cards: tuple[Card, ...]) -> set[Card]:
+        """O14: the cards of a play on a camera log that make more copies than the decks hold (the
+        judge flags it, ``deck.too_many_copies``).  One sighting of such a card is a misread."""
+        if self.hands:
+            return set()
+        copies = self.rules.composition.copies
+        return {c for c in set(cards) if self.seen[c] + cards.count(c) > copies(c)}
+
+    def _doubt_card(self, cards: set[Card]) -> None:
+        """O14: a card seen once too often proves nothing; the follows that showed it may be the
+        misread (they prove nothing later) and the trick in progress has an unknown winner."""
+        self.tricks.doubt_winner = True
+        for seat, checks in self.proofs.follows.items():
+            for check in [c for c in checks if cards & set(c.played)]:
+                self.proofs.drop_follow(seat, check.i)
+
     def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""
         out, failed = self.proofs.prove(i, seat, cards)
@@ -379,14 +402,17 @@ class ShengjiReferee(DealResults, DealReferee):
     def _lead_misread(self) -> bool:
         """O13: on a camera log, the three followers of a trick all played cards of one side suit,
         another than the lead's group.  Three revokes at once are implausible, three seats void
-        in the lead's group that all follow one other suit rare: the lead was misread.  Their
+        in the lead's group that all follow one other suit rare: the lead was misread.  So was a
+        混合 lead (``shengji.lead_mixed``) when all followers played one group of its cards.  Their
         follows prove nothing later, and whoever leads next won the trick."""
         t = self.tricks
         if self.hands or t.phantom or len(t.trick) != 4:
             return False
         group = self.order.group
         followed = {group[c] for p in t.trick[1:] for c in p.cards}
-        if len(followed) != 1 or followed & {t.trick[0].combo.group, TRUMP}:
+        led = {group[c] for c in t.trick[0].cards}
+        mixed = len(led) > 1 and len(followed) == 1 and followed <= led    # 混合: one card misread
+        if not mixed and (len(followed) != 1 or followed & {t.trick[0].combo.group, TRUMP}):
             return False
         for p in t.trick[1:]:
             self.proofs.drop_follow(p.seat, p.i)

@@ -54,6 +54,8 @@ class Tricks:
         self.phantom = False
         #: the last trick's winner is not known (its lead was misread): any seat may lead, unflagged
         self.any_leader = False
+        #: a card of the trick in progress was misread (seen too often): its winner is not known
+        self.doubt_winner = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -185,6 +187,9 @@ class Tricks:
         self.trick = []
         self.best_key = None
         self.trick_flagged = False
+        if self.doubt_winner:
+            self.doubt_winner = False
+            self.any_leader = True
         if self.phantom:              # the missed lead may have won: whoever leads next is the gap's
             self.phantom = False
             self.gap_flagged = True
