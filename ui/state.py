@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from .config import UiConfig, from_env, ui_pin_matches
+from .i18n import tr
 from .live import LiveRunner
 from .model import JsonlSink, LogOpenError, LogSink, TableLog, TeeSink
 from .pinlock import Attempts
@@ -113,8 +114,15 @@ def _store_sink(cfg: UiConfig, table_id: str) -> tuple[LogSink | None, str | Non
         return None, str(exc)
 
 
-@st.cache_resource(show_spinner="正在打开摄像头和识别模型 / opening the camera and the recognition model …")
 def live_table(cfg_json: str) -> LiveTable:
+    """The live table of one configuration (``cfg_json``), started once per server; while
+    the camera and the recognition model open, the page says so in its own language."""
+    with st.spinner(tr("live.opening", lang())):
+        return _started_table(cfg_json)
+
+
+@st.cache_resource(show_spinner=False)
+def _started_table(cfg_json: str) -> LiveTable:
     """Started once per server for one configuration (``cfg_json`` is the cache key)."""
     import json
 

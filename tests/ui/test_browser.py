@@ -119,6 +119,7 @@ def test_the_guafeng_demo_frames_the_faulted_play_and_the_pages_are_chinese(tmp_
             assert wait_for(driver, lambda d: "必须跟出" in page_text(d), timeout=20)  # the sentence, not the code
             assert "shengji.must_follow_suit" not in page_text(driver).split("规则代码")[0]
             assert re.search(r"轮到 \S+", page_text(driver))
+            assert "Drag and drop" not in page_text(driver) and "Limit 200MB" not in page_text(driver)  # uploader
             shot = keep / "replay-zh-faulted-play.png"
             screenshot(driver, shot)
             shots.append(shot)
@@ -131,6 +132,8 @@ def test_the_guafeng_demo_frames_the_faulted_play_and_the_pages_are_chinese(tmp_
                 driver.get(f"{url}/{page}")
                 assert wait_for(driver, lambda d, w=zh: w in page_text(d), timeout=60), page_text(driver)[:800]
                 text = page_text(driver)
+                for raw in ("Press Enter to submit form", "Stop", "Running", "Drag and drop"):  # Streamlit's own
+                    assert raw not in text, (page, raw)
                 if page == "tournament":
                     for raw in ("match_points", "unscored_deals", "confirmed_by", "Tournament", "Standings"):
                         assert raw not in text
