@@ -58,6 +58,9 @@ RESYNC_CODES = frozenset({
     "gouji.burn_before_four",
 })
 
+#: Faults of an answer against the play on the table itself (not against the turn order)
+BEAT_CODES = frozenset({"gouji.count_mismatch", "gouji.does_not_beat"})
+
 
 class Current(NamedTuple):
     """The play on the table: who, what, at which event, and whether only the 对门 may answer."""
@@ -153,6 +156,7 @@ class GoujiReferee(DealReferee):
         self.slips = 0
         #: a play was not seen just before this one: the next answer is not checked against the table
         self.unseen = False
+        self.unseen_burn = False    # ... and it may take a 够级 on the table as a burn (004:11)
         #: the cards shown so far, as the judge counts them, and the last play with a card
         #: seen more often than the decks hold (a card read wrong, O9)
         self.seen: Counter[Card] = Counter()
@@ -512,8 +516,11 @@ class GoujiReferee(DealReferee):
         owner = cur.seat
         if seat == owner:
             return self._check_lead(seat, shape, final)
-        if self.unseen:
-            return "answer", None, False, False     # it answers a play that was not seen (D30)
+        if self.unseen:                              # it answers a play that was not seen (D30)
+            if not self.unseen_burn:
+                return "answer", None, False, False
+            _, fault, burning, _ = self._check_answer(seat, shape, cur)
+            return "answer", None, burning and (fault is None or fault.code in BEAT_CODES), False
         if self._all_passed():
             lead = self.to_lead()
             if seat != lead:
@@ -586,22 +593,24 @@ class GoujiReferee(DealReferee):
             self._progress()
         if self.phase == "void":
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
-        if self.phase == "over" and seat in self.active and self._reopen():
-            pass        # the deal ended on a 3 the count said was not the last: it goes on (O3)
+        if self.phase == "over" and (seat in self.active or self._presumed_out(seat)) and self._reopen(seat):
+            pass        # the deal ended on a seat presumed out, and play goes on (D30)
         elif self.phase == "over":
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]
         if seat not in self.active:
             if any(m == seat for m, _ in self.men):
-                return [*faults, Fault("gouji.men_out", {"seat": seat})]
-            if seat in self.revolts:
+                code = "gouji.men_out"
+            elif seat in self.revolts:
                 return [*faults, Fault("gouji.revolution_out", {"seat": seat})]
-            if seat not in self.zhashao or self.hands[seat] is not None:
-                return [*faults, Fault("play.after_out", {"seat": seat})]
-            # 诈烧 was read off a burn play without a joker, and the seat plays on: flagged once,
-            # then the table is followed (the play was no burn, or a joker play was not seen),
-            # and the seat is in play again (decision D30)
-            self._unzhashao(seat)
-            return [*faults, Fault("play.after_out", {"seat": seat}), *self._play(i, seat, cards)]
+            else:
+                code = "play.after_out"
+            if not self._presumed_out(seat):
+                return [*faults, Fault(code, {"seat": seat})]
+            # the seat was presumed out (诈烧 read off a burn play without a joker; 闷 or a last 3
+            # while the count says it holds cards) and plays on: flagged once, then the table is
+            # followed and the seat is in play again (decision D30)
+            self._back_in_play(seat)
+            return [*faults, Fault(code, {"seat": seat}), *self._play(i, seat, cards)]
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
             read = (self._misread_as(seat, cards)
@@ -648,17 +657,21 @@ class GoujiReferee(DealReferee):
                         self._alts += self._misread_alts(i, seat, cards)
                         cur = self.cur
                         if cur is not None and cur.seat != seat and kind == "answer":
-                            alt = self._copy()           # ... of the play on the table
-                            alt.unseen = True
-                            alt._play(i, seat, cards)
-                            alt.unseen = False
-                            alt._misread = cur.cards
-                            self._alts.append(alt)
+                            for as_burn in (False, True)[:1 + burning]:
+                                alt = self._copy()       # ... of the play on the table
+                                alt.unseen, alt.unseen_burn = True, as_burn
+                                alt._play(i, seat, cards)
+                                alt.unseen = alt.unseen_burn = False
+                                alt._misread = cur.cards
+                                self._alts.append(alt)
                             if fault.code == "gouji.does_not_beat":
                                 # a card of the play on the table may have been read too high:
                                 # its cards no longer count as shown (O9 stays for real doubles)
                                 self._returned = cur.cards
                     self._alts.append(self._stood(i, seat, shape, cards, final and not left))
+                    burn = self._unseen_burn(seat, shape)
+                    if burn is not None:
+                        self._alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.beaten:
@@ -671,26 +684,37 @@ class GoujiReferee(DealReferee):
             faults += self._answer(i, seat, shape, cards, final, burning)
         return faults + start
 
-    def _reopen(self) -> bool:
-        """A seat in play plays after the deal ended.  Seats put out by a 3 while the count said
-        they held more (O3: a play presumed unseen) were not out after all: they are in play
-        again and the deal goes on.  False when there is no such seat."""
+    def _presumed_out(self, seat: int) -> bool:
+        """``seat`` is out by what the plays suggested, not by what its hand shows: 诈烧, or 闷 or
+        a last 3 while the count says it holds cards (no ``hand`` of it known)."""
+        if self.hands[seat] is not None or seat in self.active:
+            return False
+        if seat in self.zhashao:
+            return True
+        held = (self.counts[seat] or 0) > 0
+        return held and (seat in self.finished or any(m == seat for m, _ in self.men))
+
+    def _reopen(self, seat: int) -> bool:
+        """A seat plays after the deal ended.  Seats put out by a 3 while the count said they
+        held more (O3: a play presumed unseen), and ``seat`` if it was presumed out, were not out
+        after all: they are in play again and the deal goes on.  False when there is none."""
         seats = [s for s in self.three_i if self.hands[s] is None and (self.counts[s] or 0) > 0]
+        if self._presumed_out(seat) and seat not in seats:
+            seats.append(seat)
         if not seats:
             return False
         for s in seats:
-            del self.three_i[s]
-            self.finished.remove(s)
-            self.active.add(s)
-        self.phase = "play"
-        self.luanchan = len(self.active) <= self.s.luanchan_at
-        self.chuan = False
-        self._progress()
+            self._back_in_play(s)
         return self.phase == "play"
 
-    def _unzhashao(self, seat: int) -> None:
-        """Undo a presumed 诈烧 of ``seat``: it is in play again."""
-        self.zhashao.remove(seat)
+    def _back_in_play(self, seat: int) -> None:
+        """Undo a presumed 诈烧, 闷 or going out of ``seat``: it is in play again."""
+        if seat in self.zhashao:
+            self.zhashao.remove(seat)
+        if seat in self.finished:
+            self.finished.remove(seat)
+        self.three_i.pop(seat, None)
+        self.men = [(m, by) for m, by in self.men if m != seat]
         self.active.add(seat)
         if self.phase == "over":
             self.phase = "play"
@@ -774,14 +798,28 @@ class GoujiReferee(DealReferee):
             out.append(alt)
         return out
 
-    def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> GoujiReferee:
+    def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+               burn: Burn | None = None) -> GoujiReferee:
         """This deal as it would be had the faulted play stood on the table (docs/rules/
-        observation.md, O1): a copy in which the play leads.  The referee itself goes on as if
-        the play was taken back; the next play decides which of the two the table followed."""
+        observation.md, O1): a copy in which the play leads (within ``burn``, when an unseen play
+        of the seat took the 够级 on the table).  The referee itself goes on as if the play was
+        taken back; the next play decides which reading the table followed."""
         alt = self._copy()
-        alt.burn = None
+        alt.burn = burn
         alt._lead(i, seat, shape, cards, final, False)
         return alt
+
+    def _unseen_burn(self, seat: int, shape: Shape) -> Burn | None:
+        """The burn ``seat`` would have started by taking the 够级 on the table with a play not
+        seen (004:11): only where it may burn it, and this play carries a joker as a burn play
+        must.  None otherwise."""
+        cur = self.cur
+        if cur is None or cur.seat == seat or not shape.jokers or self.hands[seat] is not None:
+            return None
+        _, fault, burning, _ = self._check_answer(seat, shape, cur)
+        if not burning or (fault is not None and fault.code not in BEAT_CODES):
+            return None
+        return Burn(seat, cur.seat, cur.i)
 
     def _presume_men(self, seat: int, shape: Shape, final: bool) -> tuple[str, bool, bool] | None:
         """Without card counts, a seat expected to lead (接风) whose last play was beaten and who

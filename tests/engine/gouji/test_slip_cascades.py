@@ -109,6 +109,17 @@ deal gouji-yucheng leader=1 sizes=5,1,5,1,5,5
 """),
 ]
 
+CASES += [
+    ("004:11 a burn begun by a play not seen goes on, then 诈烧 (002:13) (was: count_mismatch on 2 9H too)", f"""
+{S}
+0 JD JH JH JS
+1 8D 8H SJ   # gouji.count_mismatch
+1 5H 5S
+2 9H
+3 10H
+"""),
+]
+
 #: a player's own fault stays an accusation where no camera gap explains it
 RULE_FAULTS = [
     ("004:23 由上班的人出牌: an out-of-turn first lead", f"""
@@ -159,6 +170,11 @@ BENCH = [
     ("gouji-yucheng", 100_040, "misread", [(91, "observe.missing_play")]),        # was 12 (deal_over)
     ("gouji-yucheng", 100_007, "drop", [(8, "gouji.rangpai_bad")]),               # was 2
     ("gouji-yucheng", 100_166, "misread", [(44, "gouji.mixed_ranks")]),           # was 2
+    # ``--seed 2``: a seat presumed 闷 by a misread 3 plays on (9 before, deal_over); the burn
+    # (004:11) a missed play started goes on into 诈烧 (002:13) (4 and 2 before)
+    ("gouji-yucheng", 200_182, "misread", [(111, "observe.missing_play")]),
+    ("gouji-shandong", 200_253, "drop", [(17, "gouji.count_mismatch")]),
+    ("gouji-shandong", 200_222, "drop", [(6, "gouji.does_not_beat")]),
 ]
 
 
