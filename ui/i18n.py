@@ -277,7 +277,7 @@ _TEXT: dict[str, tuple[str, str]] = {
                         "Any event of a tournament match needs the director PIN to be corrected."),
     "tp.seq": ("事件编号（seq）", "Event number (seq)"),
     "tp.fix_cards": ("改成这些牌（如 10H QS BJ；空着表示不改）", "Right cards (e.g. 10H QS BJ; empty to keep)"),
-    "tp.fix_seat": ("改成这个座位号（空着表示不改）", "Right seat number (empty to keep)"),
+    "tp.fix_seat": ("改成这个座位（“—”表示不改）", "Right seat (— to keep)"),
     "tp.fix_submit": ("记录更正", "Record correction"),
     "tp.fixed": ("更正已记录为第 {seq} 个事件。", "Correction recorded as event {seq}."),
     "tp.not_fixed": ("没有记录：{why}", "Not recorded: {why}"),

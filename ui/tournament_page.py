@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from .i18n import refusal, tr
+from .i18n import refusal, seat_title, tr
 
 #: Column names of the recorder's standings and match rows, by their catalogue key.
 COLUMNS = {k: f"tp.col.{k}" for k in (
@@ -193,14 +193,15 @@ def _correct_form(store: Any, t: Any, lang: str) -> None:
         table = st.selectbox(tr("tp.col.table", lang), tables or [""], key="tp_fix_table")
         seq = st.number_input(tr("tp.seq", lang), min_value=0, step=1, key="tp_fix_seq")
         cards = st.text_input(tr("tp.fix_cards", lang), key="tp_fix_cards")
-        seat = st.text_input(tr("tp.fix_seat", lang), key="tp_fix_seat")
+        seats = 6 if t.family == "gouji" else 4  # 够级 six seats, 升级 four: named as at the table
+        seat_no = st.selectbox(tr("tp.fix_seat", lang), [None, *range(seats)], key="tp_fix_seat",
+                               format_func=lambda s: "—" if s is None else seat_title(s, seats, lang))
         who = st.text_input(tr("corr.who", lang), key="tp_fix_who")
         why = st.text_input(tr("corr.why", lang), key="tp_fix_why")
         pin = st.text_input(tr("pin.label", lang), type="password", key="tp_fix_pin")
         if st.form_submit_button(tr("tp.fix_submit", lang)):
             try:
                 codes = parse_card_text(cards) if cards.strip() else None
-                seat_no = int(seat) if seat.strip() else None
                 done = tm.correct_with_pin(store, table, int(seq), who=who, why=why, cards=codes, seat=seat_no,
                                            pin=pin or None, session=_session())
                 st.success(tr("tp.fixed", lang, seq=done.seq))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from streamlit.testing.v1 import AppTest
@@ -92,7 +93,8 @@ def test_standings_confirm_and_correct_with_pin(tmp_path, monkeypatch):
 
     at.selectbox(key="tp_fix_table").select("T1")
     at.number_input(key="tp_fix_seq").set_value(play.seq)
-    at.text_input(key="tp_fix_seat").input(str(play.seat))
+    assert at.selectbox(key="tp_fix_seat").options == ["—", "1号位", "2号位", "3号位", "4号位", "5号位", "6号位"]
+    at.selectbox(key="tp_fix_seat").set_value((play.seat + 3) % 6)  # picked by its name: 对门
     at.text_input(key="tp_fix_who").input("Wang")
     at.text_input(key="tp_fix_why").input("video review")
     _button(at, "tp.fix_submit").click().run()
@@ -103,6 +105,7 @@ def test_standings_confirm_and_correct_with_pin(tmp_path, monkeypatch):
     with open_store(db) as store:
         trail = store.corrections("T1")
         assert [(c["ref"], c["who"], c["why"]) for c in trail] == [(play.seq, "Wang", "video review")]
+        assert json.loads(trail[0]["correction"])["seat"] == (play.seat + 3) % 6
         outcomes = [a["outcome"].split(":")[0] for a in store.audit_log(tournament_id=tid)]
         assert outcomes.count("refused") == 2
 
@@ -136,7 +139,7 @@ def test_correcting_an_unconfirmed_match_needs_the_pin_too(tmp_path, monkeypatch
         assert not store.match(play.match_id).confirmed
     at = AppTest.from_string(SCRIPT, default_timeout=60).run()
     at.number_input(key="tp_fix_seq").set_value(play.seq)
-    at.text_input(key="tp_fix_seat").input(str(play.seat))
+    at.selectbox(key="tp_fix_seat").set_value(play.seat)
     at.text_input(key="tp_fix_who").input("stranger")
     at.text_input(key="tp_fix_why").input("no PIN")
     _button(at, "tp.fix_submit").click().run()
