@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 HELP = "judge an event log (JSON Lines; '-' reads stdin) and print verdicts and a summary"
@@ -79,11 +80,30 @@ def _deal_words(summary: dict, seats: int, lang: str) -> str:  # type: ignore[ty
     return ("：" if lang == "zh" else ": ") + " · ".join(parts) if parts else ""
 
 
+#: "座位 N" / "seat N" (0-based, as the rules' messages write a seat): named as the dashboard
+#: and the report name it (engine/names.SEAT_NAMES), so the table never names a seat two ways
+_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
+
+
+def _name_seats(text: str, seats: int | None, lang: str) -> str:
+    from cardref.engine.names import seat_name
+
+    if seats is None:
+        return text
+    return _SEAT_IN_TEXT[lang].sub(lambda m: seat_name(int(m.group(1)), seats, lang) if int(m.group(1)) < seats
+                                   else m.group(0), text)
+
+
 def _table(result, lines, lang: str) -> str:
     w = _WORDS[lang]
     lineno = {line.i: line.lineno for line in lines}       # the file's own line numbers, from 1
     rows = []
     counts = {"fault": 0, "observe": 0, "confirm": 0}
+
+    def seats_at(i: int) -> int | None:
+        """The seat count of the deal line ``i`` belongs to (None before the first deal)."""
+        return next((run.deal.seats for run in reversed(result.deals) if run.index <= i), None)
+
     for v in result.verdicts:
         if v.ok:
             continue
@@ -93,7 +113,8 @@ def _table(result, lines, lang: str) -> str:
         note = ""
         if v.fault.proven_at is not None:
             note = " (" + w["proven"].format(n=lineno.get(v.fault.proven_at, v.fault.proven_at + 1)) + ")"
-        rows.append(f"{lineno.get(v.i, v.i + 1):>5}  {w[kind]:<8} {out['code']}: {out['message']}{note}")
+        message = _name_seats(out["message"], seats_at(v.i), lang)
+        rows.append(f"{lineno.get(v.i, v.i + 1):>5}  {w[kind]:<8} {out['code']}: {message}{note}")
     deals = [w["deal"].format(n=n, line=lineno.get(run.index, run.index + 1), game=game_title(run.deal.game, lang))
              + _deal_words(run.summary(), run.deal.seats, lang) for n, run in enumerate(result.deals, 1)]
     total = w["total"].format(lines=len(result.verdicts), faults=counts["fault"], observe=counts["observe"],

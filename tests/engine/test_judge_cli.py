@@ -92,3 +92,8 @@ def test_table_format_says_each_deal_in_words() -> None:
     gouji = _run("judge", "--format", "table", "--lang", "en", str(EXAMPLES / "gouji-yucheng-deal.jsonl")).stdout
     (deal,) = [ln for ln in gouji.splitlines() if ln.startswith("deal 1")]
     assert "Finishing order Seat 2 → Seat 3" in deal and "点贡" in deal and "kind" not in deal
+    # a fault names its seat as the dashboard does (the message's 0-based "seat 2" is Seat 3)
+    json_line = json.loads(_run("judge", "--lang", "en", str(EXAMPLES / "gouji-yucheng-deal.jsonl")).stdout.splitlines()[25])
+    assert json_line["message"].startswith("seat 2 ")
+    assert any(ln.split()[0] == "26" and ": Seat 3 passed" in ln for ln in gouji.splitlines())
+    assert "西 手里还有" in proc.stdout and "座位" not in proc.stdout
