@@ -1,23 +1,26 @@
 """Second readings of a 升级-family camera log: one slip costs one flag, then the judge re-synchronises.
 
 A camera misses plays.  When a play does not fit the deal as read so far — a lead by another
-seat than the trick's winner, a play with another count than the lead, a seat skipped in the
-trick playing late — the play may be a player's rule fault, or the camera may have missed a
-play just before it (docs/rules/chaodipi.md, decisions O10-O11, after observation.md O6-O8).
+seat than the one due, a play with another count than the lead, a seat skipped in the trick
+playing late — the play may be a player's rule fault, or the camera may have missed a play
+just before it (docs/rules/chaodipi.md, "Camera slips", O10-O12, after observation.md O6-O8).
 Each explanation is a *reading*: a copy of the referee that took it.  The plays that follow are
-fed to every reading; a reading that needs more flags than another is dropped, and the one left
-is adopted, with its faults.
+fed to every reading; a reading that needs more flags than another is dropped.  Once the log
+as read is dropped, the first slip left is adopted; the log as read is kept when it is the
+only one left, after :data:`WINDOW` plays, or at the deal's end.
 
 * "close and lead" (O10): the seats missing from the trick in progress were missed, and this
   play leads the next trick (one ``observe.missing_play``);
 * "missed lead" (O11): the seat due to lead led unseen, and this play follows it (one
-  ``observe.missing_play``, the trick's winner is then unknown: its next lead is not flagged).
+  ``observe.missing_play``; the trick's winner is then unknown: its next lead is not flagged);
+* "the last play led" (O12): the last play of the trick before was the lead of this one, its
+  follow there missed (one ``observe.missing_play`` on that play).
 
-While a choice is open (at most :data:`WINDOW` plays), the faults wait; the first observation
-flag of the play that opened it is said at once, so the table sees the slip when it happens.
-The faults of the reading adopted are then returned with their own event (``proven_at`` the
-play that decided).  Readings are tried only on camera logs (no ``hand`` known): with a hand
-the judge trusts what it sees.
+While a choice is open the faults wait; when every reading flags the play that opened it, its
+first observation flag is said at once, so the table sees the slip when it happens.  The faults
+of the reading adopted are then returned with their own lines (``proven_at`` the play that
+decided).  Readings are tried only on camera logs (no ``hand`` known): with a hand the judge
+trusts what it sees.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class Reading:
 
     referee: Any
     faults: list[Fault] = field(default_factory=list)
+    #: the reading of the log as it is (no slip presumed)
+    as_read: bool = False
 
     @property
     def flags(self) -> int:
@@ -90,7 +95,9 @@ class Choice:
         self.readings = [r for r in self.readings if r.flags == least]
 
     def decided(self, over: bool) -> bool:
-        return len(self.readings) == 1 or over or self.plays >= WINDOW
+        """Whether to adopt now: one reading left, the log as read out (every reading left is a
+        slip of one flag: the first is taken), the deal over, or :data:`WINDOW` plays fed."""
+        return len(self.readings) == 1 or not self.readings[0].as_read or over or self.plays >= WINDOW
 
     def adopt(self) -> Reading:
         """The reading kept: the one left, else the log as read (a player's fault stays one)."""

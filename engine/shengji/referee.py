@@ -199,7 +199,7 @@ class ShengjiReferee(DealResults, DealReferee):
         faults = _at(i, self._play(i, ev))
         if not faults:
             return faults
-        choice = Choice(i, [Reading(self, faults)])
+        choice = Choice(i, [Reading(self, faults, as_read=True)])
         for alt, opened in slip_readings(before, slip, i, ev):
             choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
         choice.prune()

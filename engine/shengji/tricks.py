@@ -70,7 +70,8 @@ class Tricks:
     @property
     def suspect(self) -> bool:
         """The trick's lead may not be what was seen (a missed lead, a flagged unexpected lead,
-        the trick after a gap): its follows prove no fault later (docs/rules/chaodipi.md O12)."""
+        the trick after a gap): its follows prove no fault later (docs/rules/chaodipi.md,
+        "Camera slips")."""
         return self.phantom or self.trick_flagged
 
     def has(self, seat: int) -> bool:

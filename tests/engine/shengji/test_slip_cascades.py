@@ -1,0 +1,139 @@
+"""One camera slip costs at most one flag in the 升级 family, and a player's own fault is still one.
+
+Issue 34; docs/rules/chaodipi.md decisions O10-O14 (after docs/rules/observation.md O6-O8).
+Each case is a short camera log (no ``pass``, no ``hand``) with the exact verdict code per
+line, for 刮风 and for 炒地皮.  Turn and follow rules the cases rest on:
+
+- seed 000 line 115 and seed 003 line 12: the dealer has 「第一轮的首先发牌权」 (the first lead);
+- seed 003 line 50: 「跟出牌数必须与首家出牌数相同」 (a follow has as many cards as the lead);
+- seed 003 lines 54-56 and seed 000 line 57: without the led suit a seat discards (垫牌) or
+  trumps (毙, 主牌管副牌), so an off-suit follow is a revoke only if the seat held the suit;
+- seed 000 line 7 and seed 003 line 8: two decks (108 cards), two copies of each card.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardref.engine.camera import camera_log, drop_event, play_indices
+from cardref.engine.judge import judge_text
+from cardref.engine.shengji.simulate import simulate_deal
+
+GUAFENG = {"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "2", "trump": "S", "dealer": 0}
+CHAODIPI = {"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 0}
+
+MISSING, LEAD = "observe.missing_play", "observe.unexpected_lead"
+
+
+def P(seat: int, *cards: str) -> dict:
+    return {"type": "play", "seat": seat, "cards": list(cards)}
+
+
+# (why, plays after the deal line, verdict code per line from the deal line on, accused lines)
+CASES = [
+    # O10, seed 003 line 50: seat 3's follow of the ♦ trick was missed; it won and leads a pair.
+    # Before: wrong_count on the pair, then unexpected_lead on seat 0's follow.
+    ("the trick's last follow missed: its winner's lead of another count",
+     [P(0, "9D"), P(1, "10D"), P(2, "JD"), P(3, "6C", "6C"), P(0, "7C", "7C"), P(1, "8C", "8C"),
+      P(2, "9C", "9C"), P(2, "KH")],
+     [None, None, None, None, MISSING, None, None, None, None], []),
+    # O11: seat 3 won with ♦A, its ♥ lead was missed; seats 0-2 follow it, seat 3 leads again.
+    # Before: unexpected_lead twice (seat 0 "leads", then seat 0 "leads" ♣ out of phase).
+    ("a lead missed: the next seat's follow looks like a lead",
+     [P(0, "9D"), P(1, "10D"), P(2, "JD"), P(3, "AD"), P(0, "7H"), P(1, "8H"), P(2, "9H"), P(3, "6C"),
+      P(0, "7C")],
+     [None, None, None, None, None, MISSING, None, None, None, None], []),
+    # O8 + O11, seed 000 line 115 / 003 line 12: the dealer's first lead missed.  The first lead
+    # by another seat stays an accusation (no trick before explains it), but the deal
+    # re-synchronises: before, seat 3's next lead was flagged too.
+    ("the dealer's first lead missed: one out_of_turn, then in phase",
+     [P(1, "6H", "10C"), P(2, "9H", "9H"), P(3, "JH", "JH"), P(3, "7C"), P(0, "10C"), P(1, "8C"), P(2, "9C")],
+     [None, "shengji.out_of_turn", None, None, None, None, None, None], [1]),
+    # O7 + O10: seat 2's ♣ follow was missed (seat 3 played after seat 1), seat 2 won and leads
+    # a pair.  Before: out_of_turn on seat 3, wrong_count on the pair, unexpected_lead.
+    ("a seat skipped in the trick leads with another count",
+     [P(0, "7C"), P(1, "9C"), P(3, "6C"), P(2, "10D", "10D"), P(3, "8D", "8D"), P(0, "QD", "QD"),
+      P(1, "JD", "9D"), P(0, "KH")],
+     [None, None, None, MISSING, None, None, None, None, None], []),
+    # O12, seed 003 lines 54-56: seat 3's ♦ follow was missed and its ♣J (seen as an off-suit
+    # follow) led the next trick.  Before: a revoke proven by seat 3's ♦Q, and two unexpected leads.
+    ("the trick's last play seen was the next lead",
+     [P(0, "9D"), P(1, "10D"), P(2, "JD"), P(3, "JC"), P(0, "7C"), P(1, "8C"), P(2, "9C"), P(3, "6H"),
+      P(0, "7H"), P(1, "8H"), P(2, "9H"), P(2, "KD"), P(3, "QD")],
+     [None, None, None, None, MISSING, None, None, None, None, None, None, None, None, None], []),
+    # seed 003 line 50, a player's fault: seat 3 follows a pair with one card and the deal goes
+    # on in phase (seat 0 won, leads; seat 3 wins ♣ and leads).  Still an accusation, proven
+    # once the missed-play reading fails (line 9).
+    ("a real wrong count stays an accusation",
+     [P(0, "AD", "AD"), P(1, "9D", "9D"), P(2, "JD", "QD"), P(3, "KD"), P(0, "7C"), P(1, "8C"), P(2, "9C"),
+      P(3, "JC"), P(3, "6H")],
+     [None, None, None, None, "shengji.wrong_count", None, None, None, None, None], [4]),
+    # O7: plays 0, 2, 1, 3 — seat 2 out of turn, proven when seat 1 plays in the same trick.
+    ("a real out-of-turn play stays an accusation",
+     [P(0, "9D"), P(2, "10D"), P(1, "JD"), P(3, "QD")],
+     [None, None, "shengji.out_of_turn", None, None], [2]),
+    # O14, seed 000 line 7 / 003 line 8: a third ♦9 is a misread; it proves no revoke of seat 1's
+    # ♣7 (before: must_follow_suit on line 2 as well as the deck flag).
+    ("a card seen once too often proves no revoke",
+     [P(0, "9D"), P(1, "7C"), P(2, "9D"), P(3, "JD"), P(3, "8H"), P(0, "9H"), P(1, "9D"), P(2, "10H"),
+      P(2, "KC")],
+     [None, None, None, None, None, None, None, "deck.too_many_copies", None, None], []),
+    # O13, seed 003 lines 54-56: all three followers played ♣ on a "♦9": the lead was a misread
+    # ♣.  Before: three revokes proven by the ♦ they showed later, and an unexpected lead.
+    ("a misread lead: three followers in one other suit prove no revoke",
+     [P(0, "9D"), P(1, "7C"), P(2, "8C"), P(3, "JC"), P(3, "6H"), P(0, "7H"), P(1, "8H"), P(2, "9H"),
+      P(2, "QD"), P(3, "KD"), P(0, "AD"), P(1, "JD")],
+     [None] * 13, []),
+    # seed 003 line 54: seat 1 discards ♣7 on ♦ and shows ♦8 later: a revoke, proven then.
+    ("a real revoke is still proven later",
+     [P(0, "9D"), P(1, "7C"), P(2, "10D"), P(3, "JD"), P(3, "8H"), P(0, "9H"), P(1, "10H"), P(2, "JH"),
+      P(2, "KD"), P(3, "QD"), P(0, "AD"), P(1, "8D")],
+     [None, None, "shengji.must_follow_suit", *[None] * 10], [2]),
+]
+
+
+@pytest.mark.parametrize("deal", [GUAFENG, CHAODIPI], ids=["guafeng", "chaodipi"])
+@pytest.mark.parametrize("why,plays,want,accused", CASES, ids=[c[0] for c in CASES])
+def test_slip_costs_one_flag(deal: dict, why: str, plays: list, want: list, accused: list) -> None:
+    result = judge_text(json.dumps(x) for x in [deal, *plays])
+    assert [v.fault.code if v.fault else None for v in result.verdicts] == want
+    assert [v.i for v in result.verdicts if v.accusation] == accused
+
+
+def test_missed_last_follow_names_the_seat() -> None:
+    plays = CASES[0][1]
+    v = judge_text(json.dumps(x) for x in [GUAFENG, *plays]).verdicts[4]
+    assert v.observation and v.confirm and v.fault.facts["seats"] == [3]
+
+
+def test_last_play_led_is_flagged_on_that_play() -> None:
+    """O12: the flag is on the play read as the lead, proven by the next seat's follow."""
+    plays = CASES[4][1]
+    v = judge_text(json.dumps(x) for x in [GUAFENG, *plays]).verdicts[4]
+    assert v.fault.code == MISSING and v.fault.facts["seats"] == [3] and v.fault.proven_at == 5
+
+
+def test_real_wrong_count_is_proven_when_the_slip_reading_fails() -> None:
+    plays = CASES[5][1]
+    v = judge_text(json.dumps(x) for x in [GUAFENG, *plays]).verdicts[4]
+    assert v.accusation and v.fault.proven_at == 9
+
+
+# Deals of ``cardref bench verdicts --seed 1`` (deal n: random.Random(100_003 + n), then one play
+# dropped at rng.choice) that cascaded before: 4-8 flags, most of them rule faults.
+BENCH_DROPS = [("chaodipi-anchao", 40), ("chaodipi-anchao", 86), ("chaodipi-anchao", 93),
+               ("chaodipi-anchao", 94), ("chaodipi-anchao", 52), ("chaodipi-anchao", 73),
+               ("guafeng-zibo", 76)]
+
+
+@pytest.mark.parametrize("game,n", BENCH_DROPS, ids=[f"{g}-{n}" for g, n in BENCH_DROPS])
+def test_bench_drop_costs_one_flag(game: str, n: int) -> None:
+    rng = random.Random(100_003 + n)
+    cam, _ = camera_log(simulate_deal(game, rng))
+    assert not [v for v in judge_text(json.dumps(e.to_json()) for e in cam).verdicts if not v.ok]
+    dropped = drop_event(cam, rng.choice(play_indices(cam)))
+    flags = [v for v in judge_text(json.dumps(e.to_json()) for e in dropped).verdicts if not v.ok]
+    assert len(flags) <= 1, [(v.i, v.fault.code) for v in flags]
