@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 
 HELP = "judge an event log (JSON Lines; '-' reads stdin) and print verdicts and a summary"
@@ -80,21 +79,10 @@ def _deal_words(summary: dict, seats: int, lang: str) -> str:  # type: ignore[ty
     return ("：" if lang == "zh" else ": ") + " · ".join(parts) if parts else ""
 
 
-#: "座位 N" / "seat N" (0-based, as the rules' messages write a seat): named as the dashboard
-#: and the report name it (engine/names.SEAT_NAMES), so the table never names a seat two ways
-_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
-
-
-def _name_seats(text: str, seats: int | None, lang: str) -> str:
-    from cardref.engine.names import seat_name
-
-    if seats is None:
-        return text
-    return _SEAT_IN_TEXT[lang].sub(lambda m: seat_name(int(m.group(1)), seats, lang) if int(m.group(1)) < seats
-                                   else m.group(0), text)
-
-
 def _table(result, lines, lang: str) -> str:
+    # the report's own: "座位 2" written as 西, as the dashboard writes it
+    from cardref.recorder.report import name_seats
+
     w = _WORDS[lang]
     lineno = {line.i: line.lineno for line in lines}       # the file's own line numbers, from 1
     rows = []
@@ -113,7 +101,7 @@ def _table(result, lines, lang: str) -> str:
         note = ""
         if v.fault.proven_at is not None:
             note = " (" + w["proven"].format(n=lineno.get(v.fault.proven_at, v.fault.proven_at + 1)) + ")"
-        message = _name_seats(out["message"], seats_at(v.i), lang)
+        message = name_seats(out["message"], seats_at(v.i), lang)
         rows.append(f"{lineno.get(v.i, v.i + 1):>5}  {w[kind]:<8} {out['code']}: {message}{note}")
     deals = [w["deal"].format(n=n, line=lineno.get(run.index, run.index + 1), game=game_title(run.deal.game, lang))
              + _deal_words(run.summary(), run.deal.seats, lang) for n, run in enumerate(result.deals, 1)]
