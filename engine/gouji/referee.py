@@ -641,7 +641,11 @@ class GoujiReferee(DealReferee):
         start: list[Fault] = []
         if self.phase == "prep":
             start = self._start_play()
+        before: GoujiReferee | None = None
         if self.phase == "chongdian":
+            # without the hand a misread card may have closed the 冲点 (O4): its readings are
+            # tried on the deal as it was before this play
+            before = self._copy() if self.hands[seat] is None else None
             result = chongdian.chong_play(self, i, seat, cards, shape)
             if result is not None:
                 return faults + result + start
@@ -654,7 +658,7 @@ class GoujiReferee(DealReferee):
                     # one slip at a time; a 3 the count says is not the last was read wrong
                     left = self.hands[seat] is None and (self.counts[seat] or 0) > shape.n
                     if self.hands[seat] is None:     # O5: one card was read wrong
-                        self._alts += self._misread_alts(i, seat, cards)
+                        self._alts += (before or self)._misread_alts(i, seat, cards)
                         cur = self.cur
                         if cur is not None and cur.seat != seat and kind == "answer":
                             for as_burn in (False, True)[:1 + burning]:
@@ -770,7 +774,11 @@ class GoujiReferee(DealReferee):
                 if not isinstance(shape, Shape):
                     continue
                 fits = self._precheck(seat, fixed, shape) is None
-                if fits:
+                if fits and self.phase == "chongdian":      # 冲点 plays: tried on a copy
+                    trial = self._copy()
+                    trial._doubt = True                      # that makes no readings of its own
+                    fits = not trial._play(-1, seat, fixed)
+                elif fits:
                     _, fault, _, zhashao = self._classify(seat, shape, self._is_final(seat, shape))
                     fits = fault is None and not zhashao
                 out.append((odd, new, fixed, fits))

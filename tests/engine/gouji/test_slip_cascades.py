@@ -175,6 +175,9 @@ BENCH = [
     ("gouji-yucheng", 200_182, "misread", [(111, "observe.missing_play")]),
     ("gouji-shandong", 200_253, "drop", [(17, "gouji.count_mismatch")]),
     ("gouji-shandong", 200_222, "drop", [(6, "gouji.does_not_beat")]),
+    # the 对门's third answer to a 冲点 (004:11) misread: read so the 冲点 was all beaten, the
+    # ``throw4`` declare after it fits (2 before: not_your_lead, throw4_bad)
+    ("gouji-shandong", 200_024, "misread", [(13, "gouji.not_your_lead")]),
 ]
 
 
