@@ -74,6 +74,8 @@ def visible(at) -> str:  # type: ignore[no-untyped-def]
     for kind in ("markdown", "caption", "error", "warning", "info", "success", "subheader", "header", "title"):
         parts += [str(e.value) for e in getattr(at, kind)]
     parts += [f"{m.label} {m.value}" for m in at.metric]
+    for df in at.dataframe:  # the tables' cells too: a status, an outcome, a tribute's kind in words
+        parts += [str(x) for col in df.value.columns for x in df.value[col].tolist()]
     text = "\n".join(parts)
     text = re.sub(r"<style>.*?</style>", " ", text, flags=re.S)  # the page's own CSS is no sentence
     text = re.sub(r"<[^>]+>", " ", ICON.sub(" ", text))  # icons; HTML tags (a tooltip's rule code is an attribute)
