@@ -64,6 +64,18 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         if len(sets) >= 3:
             _finish_chong(ref, c)
         return []
+    if seat == opp and len(sets) < 3 and ref.hands[cseat] is None and ref.hands[opp] is None:
+        # the 对门 answers again with no 冲点 play between: that play was not seen.  Say so once;
+        # it counts as a 冲点 set this play beat (observation.md, O4; docs/rules/gouji.md D30)
+        fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
+                                               "needed": 3, "by": seat})
+        sets.append([True, shape.pure])
+        ref.take(seat, cards, shape)
+        if len(sets) >= 3:
+            _finish_chong(ref, c)
+            if _current_chong(ref) is None:
+                ref.phase = "play"
+        return [fault]
     if len(sets) < 3:
         if ref.hands[cseat] is None:
             # another seat plays while the 冲点 has had fewer than three plays and no hand

@@ -120,6 +120,20 @@ CASES += [
 """),
 ]
 
+CASES += [
+    ("004:11 冲点: the 对门 answers twice, the 冲点 play between not seen (was: revolution_out, not_your_lead)", """
+deal gouji-yucheng leader=1
+2 !revolution
+2 !chongdian
+2 QD QD QH
+5 KD KS 2C
+5 AC AH      # observe.missing_play
+2 AC AS
+5 SJ SJ
+1 4S
+"""),
+]
+
 #: a player's own fault stays an accusation where no camera gap explains it
 RULE_FAULTS = [
     ("004:23 由上班的人出牌: an out-of-turn first lead", f"""
