@@ -312,7 +312,8 @@ class ShengjiReferee(DealResults, DealReferee):
         combo, fault = lead_combo(seat, cards, self.order, self.settings, self.hands)
         if fault is not None and fault.code == "shengji.failed_throw":
             self._throw_penalty(seat, len(cards))
-        elif fault is None and combo.kind == Kind.THROW:
+        elif fault is None and combo.kind == Kind.THROW and not self.tricks.suspect:
+            # (a "throw" leading a trick after a gap may be a follow of a missed lead: no proof)
             unknown = [s for s in range(4) if s != seat and s not in self.hands]
             if unknown:  # the hands not known yet may still prove the throw wrong (``_prove``)
                 self.proofs.open_throw(i, seat, combo, unknown)
