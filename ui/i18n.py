@@ -108,6 +108,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "table.no_trick": ("本轮还没有出牌。", "Nothing played in this round yet."),
     "table.camera": ("摄像头画面", "Camera picture"),
     "live.opening": ("正在打开摄像头和识别模型……", "Opening the camera and the recognition model…"),
+    "table.pipeline": ("识别：{name}", "recognition: {name}"),
     "table.fps": ("{fps:.1f} 帧/秒 · 第 {frames} 帧", "{fps:.1f} fps · frame {frames}"),
     "seat.name": ("{s}号位", "Seat {s}"),
     "table.deal_over": ("本局已结束", "The deal is over"),

@@ -48,7 +48,8 @@ def picture(table: state.LiveTable) -> None:
     jpeg, status = table.runner.snapshot_jpeg()
     if jpeg is not None:
         st.image(jpeg, width="stretch")
-    st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames) + f" · {table.pipeline_name}")
+    recognition = " · " + tr("table.pipeline", lang, name=table.pipeline_name) if table.pipeline_name else ""
+    st.caption(tr("table.fps", lang, fps=status.fps, frames=status.frames) + recognition)
     cfg, _ = state.config()
     now, want = st.session_state.get("lv_interval", cfg.refresh), refresh_interval(table, cfg.refresh)
     if status.frames > 30 and abs(want - now) > 0.3 * now:
