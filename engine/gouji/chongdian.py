@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..verdict import Fault
-from .shapes import FOUR, ORDER, Shape, beats
+from .shapes import FOUR, ORDER, TWO, Shape, beats, parse_shape
 
 if TYPE_CHECKING:
     from .referee import GoujiReferee
@@ -40,6 +40,15 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         if len(sets) >= 3:
             return [Fault("gouji.chongdian_over", {"seat": seat})]
         if not shape.pure:
+            read = _pure_reading(ref, seat, cards)
+            if read is not None and not ref._doubt:
+                # the reading in which one attached card was read wrong is kept: the next
+                # plays may show the table took the play as a 冲点 set (D30)
+                odd, fixed, pure = read
+                alt = ref._copy()
+                chong_play(alt, i, seat, fixed, pure)
+                alt._misread = (odd,)
+                ref._alts.append(alt)
             return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
         sets.append([False, False])
         c["last"] = (shape, cards)
@@ -92,6 +101,22 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
     return _close_chong(ref, c, seat)
+
+
+def _pure_reading(ref: GoujiReferee, seat: int, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...], Shape] | None:
+    """Without the 冲点 seat's hand, a 冲点 play that is 纯够级 but for one 2 or joker: that
+    card read as one of the others (the card seen, the play so read, its shape), or None."""
+    if ref.hands[seat] is not None:
+        return None
+    plain = [x for x in cards if not x.is_joker and ORDER[x.rank] != TWO]
+    odd = [x for x in cards if x.is_joker or ORDER[x.rank] == TWO]
+    if len(odd) != 1 or not plain:
+        return None
+    fixed = tuple(plain[0] if x is odd[0] else x for x in cards)
+    shape = parse_shape(fixed, ref.min_table)
+    if not isinstance(shape, Shape) or not shape.pure:
+        return None
+    return odd[0], fixed, shape
 
 
 def _close_chong(ref: GoujiReferee, c: dict, seat: int) -> list[Fault] | None:

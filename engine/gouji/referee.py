@@ -371,7 +371,7 @@ class GoujiReferee(DealReferee):
         # a play that fits only a reading kept shows the table followed it (another seat
         # answered the play that stood, the same seat leads again after all passed, or one
         # card was read wrong); the other readings that fit are kept beside it
-        tried = [alt for alt in alts if alt.cur is not None]
+        tried = alts
         fitting = [alt for alt in tried if not alt._feed(i, event)]
         if fitting:
             self._adopt(fitting[0])

@@ -192,6 +192,9 @@ BENCH = [
     # the 对门's third answer to a 冲点 (004:11) misread: read so the 冲点 was all beaten, the
     # ``throw4`` declare after it fits (2 before: not_your_lead, throw4_bad)
     ("gouji-shandong", 200_024, "misread", [(13, "gouji.not_your_lead")]),
+    # a 冲点 set (004:11) read with a 2 attached: the rule fault stays, the table took it as the
+    # third set (2 before: chongdian_not_pure, then observe.missing_play)
+    ("gouji-yucheng", 100_114, "misread", [(12, "gouji.chongdian_not_pure")]),
 ]
 
 
