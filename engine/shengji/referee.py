@@ -27,7 +27,7 @@ from collections import Counter
 from ..cards import Card, Rank, Suit
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
-from ..verdict import Fault
+from ..verdict import Fault, is_observation
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
 from .combos import Kind, classify
 from .declared import burier_hand_faults, declared_trump_faults, fandi_trump_fault
@@ -35,7 +35,7 @@ from .declares import DeclareState, expected_burier, judge_declare
 from .follow import is_imperfect
 from .match import MatchState
 from .options import read_options
-from .order import TRUMP, trump_order
+from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
@@ -82,6 +82,8 @@ class ShengjiReferee(DealResults, DealReferee):
         self.fandi = options.fandi
         #: cards per seat taken as played in plays the camera missed (``_close_incomplete``)
         self.assumed = [0, 0, 0, 0]
+        #: a slip was flagged in this deal (O15: the cards each seat holds are not known then)
+        self.slipped = False
         #: the second readings still open after a play that did not fit (:mod:`.readings`)
         self._choice: Choice | None = None
 
@@ -250,6 +252,8 @@ class ShengjiReferee(DealResults, DealReferee):
         back = self._assumed_back(seat, cards)
         self.assumed[seat] -= back          # a play assumed missed was not: the seat still held it
         self.left[seat] += back
+        if self.slipped and not self.hands and self.left[seat] < len(cards):
+            self.left[seat] = len(cards)    # O15: after a slip the counts are not known
         if self.complete:
             return [Fault("shengji.play_after_end", {"seat": seat})]
         if not self.started:
@@ -258,6 +262,8 @@ class ShengjiReferee(DealResults, DealReferee):
             faults.extend(self.menpai_missing(i))
         over = self._over_deck(cards)
         faults.extend(self._turn(i, seat))
+        slip = any(is_observation(f.code) for f in faults)
+        self.slipped = self.slipped or slip or bool(over)
         hand = self.hands.get(seat)
         faults.extend(held_faults(seat, cards, hand, self.left[seat], self.settings, self.declares, self.dealer))
         if not self.tricks.trick:
@@ -280,7 +286,8 @@ class ShengjiReferee(DealResults, DealReferee):
             self._give_back(seat, cards, lead.cards)
         if over:
             self._doubt_card(over)
-        faults.extend(self._prove(i, seat, tuple(c for c in cards if c not in over)))
+        if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
+            faults.extend(self._prove(i, seat, tuple(c for c in cards if c not in over)))
         if len(self.tricks.trick) == 4:
             self._finish_trick()
         return faults
@@ -401,19 +408,18 @@ class ShengjiReferee(DealResults, DealReferee):
         return out
 
     def _lead_misread(self) -> bool:
-        """O13: on a camera log, the three followers of a trick all played cards of one side suit,
-        another than the lead's group.  Three revokes at once are implausible, three seats void
-        in the lead's group that all follow one other suit rare: the lead was misread.  So was a
-        混合 lead (``shengji.lead_mixed``) when all followers played one group of its cards.  Their
-        follows prove nothing later, and whoever leads next won the trick."""
+        """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose three followers all
+        played one group of its cards: one card of the lead was misread.  Their follows prove
+        nothing later, and whoever leads next won the trick.  (Three followers off the lead's
+        suit in one other suit is not enough: three seats void at once happens late in a deal,
+        and a real revoke among them must still be proven.)"""
         t = self.tricks
         if self.hands or t.phantom or len(t.trick) != 4:
             return False
         group = self.order.group
         followed = {group[c] for p in t.trick[1:] for c in p.cards}
         led = {group[c] for c in t.trick[0].cards}
-        mixed = len(led) > 1 and len(followed) == 1 and followed <= led    # 混合: one card misread
-        if not mixed and (len(followed) != 1 or followed & {t.trick[0].combo.group, TRUMP}):
+        if len(led) < 2 or len(followed) != 1 or not followed <= led:
             return False
         for p in t.trick[1:]:
             self.proofs.drop_follow(p.seat, p.i)

@@ -1,6 +1,6 @@
 """One camera slip costs at most one flag in the 升级 family, and a player's own fault is still one.
 
-Issue 34; docs/rules/chaodipi.md decisions O10-O14 (after docs/rules/observation.md O6-O8).
+Issue 34; docs/rules/chaodipi.md decisions O10-O15 (after docs/rules/observation.md O6-O8).
 Each case is a short camera log (no ``pass``, no ``hand``) with the exact verdict code per
 line, for 刮风 and for 炒地皮.  Turn and follow rules the cases rest on:
 
@@ -81,12 +81,19 @@ CASES = [
      [P(0, "9D"), P(1, "7C"), P(2, "9D"), P(3, "JD"), P(3, "8H"), P(0, "9H"), P(1, "9D"), P(2, "10H"),
       P(2, "KC")],
      [None, None, None, None, None, None, None, "deck.too_many_copies", None, None], []),
-    # O13, seed 003 lines 54-56: all three followers played ♣ on a "♦9": the lead was a misread
-    # ♣.  Before: three revokes proven by the ♦ they showed later, and an unexpected lead.
-    ("a misread lead: three followers in one other suit prove no revoke",
+    # O8, seed 003 lines 54-56: all three followers played ♣ on a "♦9" (a misread ♣), and seat 3
+    # (♣J) leads next where the ♦9's seat 0 was due: one unexpected_lead, and the follows of
+    # that trick prove nothing.  Before: also three revokes proven by the ♦ they showed later.
+    ("a misread lead: one unexpected lead, no revokes proven",
      [P(0, "9D"), P(1, "7C"), P(2, "8C"), P(3, "JC"), P(3, "6H"), P(0, "7H"), P(1, "8H"), P(2, "9H"),
       P(2, "QD"), P(3, "KD"), P(0, "AD"), P(1, "JD")],
-     [None] * 13, []),
+     [None, None, None, None, None, LEAD, None, None, None, None, None, None, None], []),
+    # O13: a 混合 lead (♦9 ♣9, a ♣9 pair misread) all three followers answer with ♣ pairs: the
+    # 混合 stays a fault of the lead, their follows prove nothing.  Before: also three revokes.
+    ("a 混合 lead answered in one of its suits: no revokes proven",
+     [P(0, "9D", "9C"), P(1, "7C", "7C"), P(2, "8C", "8C"), P(3, "JC", "JC"), P(3, "6H"), P(0, "7H"),
+      P(1, "8H"), P(2, "9H"), P(2, "QD"), P(3, "KD"), P(0, "AD"), P(1, "JD")],
+     [None, "shengji.lead_mixed", *[None] * 11], [1]),
     # seed 003 line 54: seat 1 discards ♣7 on ♦ and shows ♦8 later: a revoke, proven then.
     ("a real revoke is still proven later",
      [P(0, "9D"), P(1, "7C"), P(2, "10D"), P(3, "JD"), P(3, "8H"), P(0, "9H"), P(1, "10H"), P(2, "JH"),
