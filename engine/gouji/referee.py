@@ -520,7 +520,8 @@ class GoujiReferee(DealReferee):
             if not self.unseen_burn:
                 return "answer", None, False, False
             _, fault, burning, _ = self._check_answer(seat, shape, cur)
-            return "answer", None, burning and (fault is None or fault.code in BEAT_CODES), False
+            ok = fault is None or fault.code in BEAT_CODES or fault.code == "gouji.burn_after_pass"
+            return "answer", None, burning and ok, False     # a pass presumed may not have been
         if self._all_passed():
             lead = self.to_lead()
             if seat != lead:

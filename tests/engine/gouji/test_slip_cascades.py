@@ -195,6 +195,9 @@ BENCH = [
     # a 冲点 set (004:11) read with a 2 attached: the rule fault stays, the table took it as the
     # third set (2 before: chongdian_not_pure, then observe.missing_play)
     ("gouji-yucheng", 100_114, "misread", [(12, "gouji.chongdian_not_pure")]),
+    # a missed answer made a later seat look passed (004:23 过牌): its burn (004:11) is read as
+    # one after a play not seen (2 before: burn_after_pass, then passed_already)
+    ("gouji-shandong", 100_121, "drop", [(40, "gouji.burn_after_pass")]),
 ]
 
 
