@@ -9,6 +9,9 @@ readers may import the other (the recorder may not import the dashboard).  Each 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 LANGS = ("zh", "en")
 
 #: The games' titles, by the rules' registry name.
@@ -96,3 +99,20 @@ def seat_name(seat: int, seats: int | None, lang: str = "zh") -> str:
     if names is not None and 0 <= seat < len(names[0]):
         return names[1 if lang == "en" else 0][seat]
     return f"Seat {seat + 1}" if lang == "en" else f"{seat + 1}号位"
+
+
+#: "座位 N" / "seat N" (0-based) as the rules' messages write a seat.
+_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
+
+
+def name_seats(text: str, names: Sequence[str], lang: str = "zh") -> str:
+    """``text`` (a rules message) with each "座位 N" / "seat N" written as ``names[N]``, so
+    that one message never names a seat two ways; a seat beyond ``names`` stays as written."""
+    if not names or not text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return names[k] if 0 <= k < len(names) else m.group(0)
+
+    return _SEAT_IN_TEXT["en" if lang == "en" else "zh"].sub(sub, text)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import csv
 import html
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from cardref.engine.names import name_seats as names_in_text
 
 from . import report_words as words
 from .recorder import NotFound, table_rows
@@ -178,22 +179,11 @@ def deal_line(deal: Mapping[str, Any], lang: str = "zh") -> str:
     return " · ".join(parts)
 
 
-_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
-
-
 def name_seats(text: str, seats: int | None, lang: str = "zh") -> str:
     """A rules message with each "座位 N" / "seat N" (0-based) written as the seat's name, as
-    the dashboard writes it, so one report never names a seat two ways."""
+    the dashboard writes it (:func:`cardref.engine.names.name_seats`)."""
     names = words.SEAT_NAMES.get(seats or 0)
-    if not names or not text:
-        return text
-    shown = names[1 if lang == "en" else 0]
-
-    def sub(m: re.Match[str]) -> str:
-        k = int(m.group(1))
-        return shown[k] if 0 <= k < len(shown) else m.group(0)
-
-    return _SEAT_IN_TEXT["en" if lang == "en" else "zh"].sub(sub, text)
+    return text if not names else names_in_text(text, names[1 if lang == "en" else 0], lang)
 
 
 def _seat_list(value: Any, seats: int | None, lang: str) -> str:

@@ -9,7 +9,6 @@ the engines grow.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +26,7 @@ from cardref.engine.events import (
 )
 from cardref.engine.judge import DealRun, JudgeResult
 from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
+from cardref.engine.names import name_seats as name_seats
 from cardref.engine.verdict import Verdict
 
 from .i18n import declare_title, game_title, keys, seat_title, tr
@@ -176,22 +176,6 @@ def _describe(event: AnyEvent | None, lang: str, seats: int = 4) -> str:
             parts.append(f"({event.who}{': ' + event.why if event.why else ''})")
         return " ".join(parts)
     return ""
-
-
-_SEAT_IN_TEXT = {"zh": re.compile(r"座位 ?(\d+)"), "en": re.compile(r"\b[Ss]eat (\d+)\b")}
-
-
-def name_seats(text: str, names: list[str], lang: str = "zh") -> str:
-    """``text`` (a rules message) with each "座位 N" / "seat N" written as the seat's name,
-    so one message never names a seat two ways."""
-    if not names or not text:
-        return text
-
-    def sub(m: re.Match[str]) -> str:
-        k = int(m.group(1))
-        return names[k] if 0 <= k < len(names) else m.group(0)
-
-    return _SEAT_IN_TEXT["en" if lang == "en" else "zh"].sub(sub, text)
 
 
 def rows(lines: list[str], result: JudgeResult, lang: str = "zh") -> list[Row]:

@@ -72,8 +72,20 @@ def test_every_table_has_both_languages() -> None:
 
 
 def test_names_is_pure_data() -> None:
-    """No import of the project's other layers, and nothing but ``__future__`` at all."""
+    """No import of the project's other layers: the standard library's text tools only."""
     tree = ast.parse(NAMES.read_text(encoding="utf-8"))
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert imported == {"__future__"}
+    assert imported <= {"__future__", "re", "collections.abc"}
+
+
+@pytest.mark.parametrize(("text", "lang", "want"), [
+    ("座位 1 手里没有 9H", "zh", "南 手里没有 9H"),
+    ("座位2出牌", "zh", "西出牌"),
+    ("seat 3 is to play but Seat 0 played", "en", "North is to play but East played"),
+    ("座位 7 不在桌上", "zh", "座位 7 不在桌上"),        # beyond the table: as written
+    ("seat 1", "zh", "seat 1"),                         # the other language's wording is left alone
+])
+def test_a_message_names_each_seat_once(text, lang, want):
+    four = names.SEAT_NAMES[4][1 if lang == "en" else 0]
+    assert names.name_seats(text, four, lang) == want
