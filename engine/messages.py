@@ -33,18 +33,35 @@ class _Facts(dict):
         return "?"
 
 
-def _show(value: Any) -> Any:
+#: The fixed English phrases that facts carry (a bad option's ``why``: "a seat 0-3"; its
+#: ``key``: "level"), in Chinese: such a fact is shown in the sentence's language, while the
+#: facts themselves stay as they are (stable data for tools).
+_PHRASES_ZH: dict[str, str] = {}
+#: The facts whose values are phrases.
+PHRASE_FACTS = ("why", "key")
+
+
+def register_phrases(phrases: Mapping[str, str]) -> None:
+    """Add ``{english phrase: chinese phrase}`` entries."""
+    _PHRASES_ZH.update(phrases)
+
+
+def _show(value: Any, lang: str = "en", fact: str = "") -> Any:
     if isinstance(value, list | tuple) and all(hasattr(v, "code") for v in value):
         return " ".join(v.code for v in value)
     if hasattr(value, "code") and not isinstance(value, str):
         return value.code
+    if fact == "value" and value is None:  # an option left out or written null: as the log writes it
+        return "空（null）" if lang == "zh" else "null"
+    if lang == "zh" and fact in PHRASE_FACTS and isinstance(value, str):
+        return _PHRASES_ZH.get(value, value)
     return value
 
 
 def render(code: str, facts: Mapping[str, Any], lang: str = "zh") -> str:
     lang = lang if lang in LANGS else "zh"
     texts = _CATALOGUE.get(code)
-    shown = _Facts({k: _show(v) for k, v in facts.items()})
+    shown = _Facts({k: _show(v, lang, k) for k, v in facts.items()})
     if texts is None:
         detail = ", ".join(f"{k}={v}" for k, v in shown.items())
         return f"{code}" + (f" ({detail})" if detail else "")
@@ -93,4 +110,29 @@ register({
     "observe.unexpected_lead": {"zh": "按看到的牌上一轮应由座位 {expected} 领出，座位 {seat} 却领出：上一轮可能有牌看错或漏看",
                                 "en": "by the cards seen seat {expected} leads, but seat {seat} led: a card of the last "
                                       "trick may be misread or missed"},
+})
+
+
+register_phrases({
+    # the deal options (their log keys kept, so that the log can be fixed) and their valid values
+    "level": "打几（level）",
+    "dealer": "庄家（dealer）",
+    "leader": "首家（leader）",
+    "trump": "主花色（trump）",
+    "a seat 0-3": "0-3 号座位",
+    "a seat 0-5": "0-5 号座位",
+    "a rank 2-10, J, Q, K or A": "2-10、J、Q、K 或 A",
+    "this game always has a trump suit": "本游戏必须有主花色",
+    "S, H, D, C or null": "S、H、D、C 或 null（无主）",
+    # the declarations' conditions
+    "2/joker": "2 或王",
+    "3 sets": "三手纯够级",
+    "a joker must match the joker shown": "王须与亮出的王相同",
+    "each card given must have the rank of one taken": "给出的每张牌须与拿走的某张牌同点数",
+    "no 亮主 yet": "还没有人亮主",
+    "only the 亮主 seat adds cards": "只有亮主的座位能续牌",
+    "someone already 冲主 (000 line 137)": "已经有人冲主（000 第 137 行）",
+    "take and cards must be as many": "拿走与给出的牌须一样多",
+    "the pair must join the shown pairs as a run": "这对牌须与亮出的对子连成拖拉机",
+    "the 亮主 seat cannot 冲主 itself": "亮主的座位不能自己冲主",
 })
