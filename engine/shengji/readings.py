@@ -113,6 +113,7 @@ def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tup
     slip, each with the flag of that slip: for ``"close"`` (O10) the trick in progress closed with
     the plays seen; for ``"lead"`` the due seat's lead missed (O11) and the last play of the trick
     before read as this trick's lead (O12)."""
+    before.slipped = True               # O15: in a slip reading the counts are not known
     if slip == "close":
         yield before, before._close_incomplete(i)
         return
