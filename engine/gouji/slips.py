@@ -1,0 +1,293 @@
+"""The camera-slip readings of a 够级 deal (docs/rules/observation.md, O1-O5, O9; decision
+D30 in docs/rules/gouji.md).
+
+After a faulted play the referee keeps copies of the deal as it would be in the other
+readings of that play: it stood (``_stood``), a card of it was read wrong (``_misread_alts``),
+it answered a play on the table read wrong, or it was another seat's (``_other_seat``).  The
+next events decide which reading the table followed.  :class:`SlipReadings` is mixed into the
+referee (:mod:`.referee`; ``self`` is the referee) and keeps the readings' bookkeeping; the
+rules of a play stay the referee's.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Self
+
+from ..cards import Card, parse_card
+from ..events import AnyEvent, PlayEvent
+from ..verdict import Fault
+from .burning import Burn
+from .shapes import ORDER, TWO, Shape, parse_shape
+from .table import BEAT_CODES
+
+if TYPE_CHECKING:
+    from .hands import Hand
+    from .table import Current
+
+#: plays a second reading of the deal is kept for once the first fits again (one slip at a time)
+KEEP_PLAYS = 8
+SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
+
+
+class SlipReadings:
+    """The readings kept after a faulted play, and the cards the judge saw (a mixin)."""
+
+    # provided by the referee
+    rules: Any
+    deal: Any
+    s: Any
+    min_table: tuple[int, ...]
+    phase: str
+    hands: list[Hand | None]
+    active: set[int]
+    cur: Current | None
+    burn: Burn | None
+    _returned: tuple[Card, ...]
+    _alts: list[Self]
+    _age: int
+    _misread: tuple[Card, ...]
+    _doubt: bool
+    _pre: tuple | None
+    slips: int
+    unseen: bool
+    unseen_burn: bool
+    seen: Counter[Card]
+    copies: int
+    hands_known: bool
+    doubtful: int | None
+
+    if TYPE_CHECKING:
+        def _feed_one(self, i: int, event: AnyEvent) -> list[Fault]: ...
+        def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]: ...
+        def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                  zhashao: bool) -> list[Fault]: ...
+        def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None: ...
+        def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> Fault | None: ...
+        def _is_final(self, seat: int, shape: Shape) -> bool: ...
+        def _classify(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]: ...
+        def _check_answer(self, seat: int, shape: Shape,
+                          cur: Current) -> tuple[str, Fault | None, bool, bool]: ...
+
+    def feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        """Judge one event (docs/rules/observation.md, O1-O2 for the readings kept after a
+        faulted play: the play stood, it was read wrong, or it was another seat's)."""
+        if not isinstance(event, PlayEvent):
+            return self._feed_read(i, event)
+        if self.hands_known:        # every hand is known: no card is read wrong
+            return self._feed_read(i, event)
+        seen, copies, over = self.seen, self.copies, False
+        for card in event.cards:
+            n = seen[card] + 1
+            seen[card] = n
+            if n > copies:
+                over = True
+        faults = self._feed_read(i, event)
+        for card in self._returned:
+            if seen[card] > 0:
+                seen[card] -= 1
+        if over and self.hands[event.seat] is None:
+            self.doubtful = i       # the judge flags a card seen too often (O9): read wrong?
+        return faults
+
+    def _adopt(self, other: Self) -> None:
+        """Go on with the reading ``other`` of the deal (the cards seen stay this referee's)."""
+        seen, slips = self.seen, self.slips
+        self.__dict__.update(other.__dict__)
+        self.seen, self.slips = seen, slips
+
+    def _answered(self, i: int, event: PlayEvent) -> Self | None:
+        """The deal had the play on the table been read wrong, and this play answered it."""
+        alt = self._copy()
+        alt.unseen = True
+        if alt._feed(i, event):
+            return None
+        return alt
+
+    def _feed_read(self, i: int, event: AnyEvent) -> list[Fault]:
+        alts, self._alts = self._alts, []
+        pre, self._pre = self._pre, None
+        if not isinstance(event, PlayEvent):
+            kept = [alt for alt in alts if not alt._feed(i, event)]
+            faults = self._feed(i, event)
+            if faults and kept and self.hands[getattr(event, "seat", 0) or 0] is None:
+                self._adopt(kept[0])    # a declare only a reading kept explains: the table followed it
+                self._alts = kept[1:]
+                self._returned = (*self._returned, *self._misread)
+                self._misread = ()
+                return []
+            if faults:
+                self.slips += 1
+            if not self._alts:
+                self._alts = kept          # a pass or declare a reading makes faulty drops it
+            if pre is not None and self._pre is None:
+                pre[4].append((i, event))
+                self._pre = pre
+            return faults
+        faults = self._feed(i, event)
+        if not faults:
+            # the readings kept go on while they fit too, for a few plays: should this reading
+            # fail later, one of them may still explain the table
+            kept = [alt for alt in alts if alt._age < KEEP_PLAYS and not alt._feed(i, event)]
+            for alt in kept:
+                alt._age += 1
+            self._alts += kept
+            return faults
+        slips = self.slips = self.slips + 1
+        for alt in self._alts:
+            alt.slips = slips               # the readings kept are after this slip too
+        cur = self.cur
+        if cur is not None and cur.i == self.doubtful and cur.seat != event.seat:
+            # the play on the table holds a card seen too often, flagged (O9): it was read
+            # wrong, and this play answered what was played
+            answered = self._answered(i, event)
+            if answered is not None:
+                self._adopt(answered)
+                self._returned = (*self._returned, *cur.cards)
+                return []
+        # a play that fits only a reading kept shows the table followed it (another seat
+        # answered the play that stood, the same seat leads again after all passed, or one
+        # card was read wrong); the other readings that fit are kept beside it
+        tried = alts
+        fitting = [alt for alt in tried if not alt._feed(i, event)]
+        if fitting:
+            self._adopt(fitting[0])
+            self._alts = fitting[1:]
+            self._returned = (*self._returned, *self._misread)   # the card seen was not played
+            self._misread = ()
+            return []
+        if tried:
+            self._doubt = True          # none fits: no new guess until a play fits again
+        if pre is not None and self._other_seat(pre, i, event):
+            return []
+        if pre is None and self._pre is None:
+            self._pre = (self._copy(), i, event.seat, event.cards, [])
+        return faults
+
+    def _other_seat(self, pre: tuple, i: int, event: PlayEvent) -> bool:
+        """O2: the faulted play at ``j`` was this seat's (its seat misread or mistyped): replay it
+        as this seat's, then the events between, then this play; adopt that reading if all fit.
+        The faulted play's own verdict stays."""
+        trial, j, seat, cards, between = pre
+        if event.seat == seat:
+            return False
+        if trial._feed(j, PlayEvent(seat=event.seat, cards=cards)):
+            return False
+        for k, ev in between:
+            if trial._feed(k, ev):
+                return False
+        if trial._feed(i, event):
+            return False
+        trial._alts, trial._pre = [], None
+        self._adopt(trial)
+        return True
+
+    def _feed(self, i: int, event: AnyEvent) -> list[Fault]:
+        faults = self._feed_one(i, event)
+        if isinstance(event, PlayEvent) and not faults:
+            self._doubt = False
+        return faults
+
+    def _copy(self) -> Self:
+        """A deep copy of this deal (rules and settings shared), with no readings of its own."""
+        keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
+        alts, pre = self._alts, self._pre
+        self._alts, self._pre = [], None
+        alt = copy.deepcopy(self, keep)
+        self._alts, self._pre = alts, pre
+        alt._age = 0
+        alt._misread = ()
+        return alt
+
+    def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
+        """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
+        holders = [s for s, hand in enumerate(self.hands)
+                   if s != seat and hand is not None and s in self.active and not hand.missing(cards)]
+        if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
+            return None
+        return holders[0]
+
+    @staticmethod
+    def _one_odd(cards: tuple[Card, ...]) -> bool:
+        """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
+        ranks: dict[object, int] = {}
+        for c in cards:
+            if not c.is_joker and ORDER[c.rank] != TWO:
+                ranks[c.rank] = ranks.get(c.rank, 0) + 1
+        return len(cards) >= 3 and len(ranks) == 2 and min(ranks.values()) == 1 and max(ranks.values()) >= 2
+
+    def _readings(self, seat: int, cards: tuple[Card, ...]) -> list[tuple[Card, Card, tuple[Card, ...], bool]]:
+        """Readings of a play that is one play but for one card (O5): (the card seen, the card it
+        is read as, the play so read, whether the table takes it without a fault and it is no
+        诈烧).  Each card is tried as a card of another rank of the play, then as a joker, then
+        as a 2.  Plays of one card are never misread."""
+        if len(cards) < 2:
+            return []
+        ranks = sorted({c.rank for c in cards if not c.is_joker and ORDER[c.rank] != TWO},
+                       key=lambda r: (-sum(c.rank == r for c in cards), ORDER[r]))
+        subs = [next(c for c in cards if c.rank == r) for r in ranks] + [SMALL_JOKER, BIG_JOKER, A_TWO]
+        out = []
+        for new in subs:
+            for at, odd in enumerate(cards):
+                if odd.rank == new.rank:
+                    continue
+                fixed = cards[:at] + (new,) + cards[at + 1:]
+                shape = parse_shape(fixed, self.min_table)
+                if not isinstance(shape, Shape):
+                    continue
+                fits = self._precheck(seat, fixed, shape) is None
+                if fits and self.phase == "chongdian":      # 冲点 plays: tried on a copy
+                    trial = self._copy()
+                    trial._doubt = True                      # that makes no readings of its own
+                    fits = not trial._play(-1, seat, fixed)
+                elif fits:
+                    _, fault, _, zhashao = self._classify(seat, shape, self._is_final(seat, shape))
+                    fits = fault is None and not zhashao
+                out.append((odd, new, fixed, fits))
+        return out
+
+    def _misread_as(self, seat: int, cards: tuple[Card, ...]) -> tuple[Card, Card, tuple[Card, ...]] | None:
+        """The reading of a one-card misread (O5) the table takes, else the first that is a play."""
+        readings = self._readings(seat, cards)
+        best = next((r for r in readings if r[3]), readings[0] if readings else None)
+        return None if best is None else best[:3]
+
+    def _misread_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
+        """The deal as it would be had play ``i`` been one of the distinct one-card misreadings
+        (O5) the table takes, at most four.  Each remembers the card seen (``_misread``): when
+        the table shows it followed that reading, the judge forgets that card."""
+        out: list[Self] = []
+        seen: list[Counter[Card]] = []
+        for odd, _, fixed, fits in self._readings(seat, cards):
+            if not fits or Counter(fixed) in seen or len(out) == 4:
+                continue
+            seen.append(Counter(fixed))
+            alt = self._copy()
+            alt._play(i, seat, fixed)
+            alt._misread = (odd,)
+            out.append(alt)
+        return out
+
+    def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+               burn: Burn | None = None) -> Self:
+        """This deal as it would be had the faulted play stood on the table (docs/rules/
+        observation.md, O1): a copy in which the play leads (within ``burn``, when an unseen play
+        of the seat took the 够级 on the table).  The referee itself goes on as if the play was
+        taken back; the next play decides which reading the table followed."""
+        alt = self._copy()
+        alt.burn = burn
+        alt._lead(i, seat, shape, cards, final, False)
+        return alt
+
+    def _unseen_burn(self, seat: int, shape: Shape) -> Burn | None:
+        """The burn ``seat`` would have started by taking the 够级 on the table with a play not
+        seen (004:11): only where it may burn it, and this play carries a joker as a burn play
+        must.  None otherwise."""
+        cur = self.cur
+        if cur is None or cur.seat == seat or not shape.jokers or self.hands[seat] is not None:
+            return None
+        _, fault, burning, _ = self._check_answer(seat, shape, cur)
+        if not burning or (fault is not None and fault.code not in BEAT_CODES):
+            return None
+        return Burn(seat, cur.seat, cur.i)

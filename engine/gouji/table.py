@@ -1,0 +1,39 @@
+"""The play on the table of a 够级 deal (:class:`Current`), the seats, and the fault codes
+the referee's camera-slip readings (:mod:`.slips`) re-synchronise on."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import Card
+from .shapes import Shape
+
+SEATS = 6
+
+#: Faults of a play against the turn order or the play on the table.  The cards were put down
+#: all the same, so after the fault the referee re-synchronises on them (``_resync``): one
+#: slip, seen or committed, costs one flag and not every later play's verdict.
+RESYNC_CODES = frozenset({
+    "gouji.not_your_lead", "gouji.passed_already", "gouji.does_not_beat", "gouji.count_mismatch",
+    "gouji.gouji_only_opposite", "gouji.burn_first", "gouji.burn_priority", "gouji.burn_after_pass",
+    "gouji.burn_after_jieshao", "gouji.burn_wutou", "gouji.burn_teammate", "gouji.burn_needs_joker",
+    "gouji.burn_before_four",
+})
+
+#: Faults of an answer against the play on the table itself (not against the turn order)
+BEAT_CODES = frozenset({"gouji.count_mismatch", "gouji.does_not_beat"})
+
+
+class Current(NamedTuple):
+    """The play on the table: who, what, at which event, and whether only the 对门 may answer."""
+
+    seat: int
+    shape: Shape
+    cards: tuple[Card, ...]
+    i: int
+    restricted: bool
+
+
+def opp(seat: int) -> int:
+    """The 对门 (opposite seat) of ``seat``."""
+    return (seat + 3) % SEATS
