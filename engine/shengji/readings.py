@@ -82,12 +82,18 @@ class Choice:
         self.said.update((f.i, f.code) for f in faults)
         return list(faults)
 
-    def feed(self, play: Any) -> None:
-        """``play(referee)`` returns the faults of the next play as that reading reads it."""
+    def feed(self, play: Any) -> bool:
+        """``play(referee)`` returns the faults of the next play as that reading reads it.  Returns
+        False, keeping nothing of it, when every reading faults it: no reading explains it (a
+        second slip, or a fault): the caller settles on the state before it and reads it anew."""
         self.plays += 1
-        for reading in self.readings:
-            reading.faults.extend(play(reading.referee))
+        got = [play(reading.referee) for reading in self.readings]
+        if len(self.readings) > 1 and all(got):
+            return False
+        for reading, faults in zip(self.readings, got, strict=True):
+            reading.faults.extend(faults)
         self.prune()
+        return True
 
     def prune(self) -> None:
         """Drop the readings that need more flags than another."""

@@ -190,7 +190,10 @@ class ShengjiReferee(DealResults, DealReferee):
         """A play, read as the log says and, where it does not fit a camera log, as a slip."""
         choice = self._choice
         if choice is not None:
-            choice.feed(lambda ref: _at(i, ref._play(i, ev)))
+            kept = [r.referee._clone() for r in choice.readings]
+            if not choice.feed(lambda ref: _at(i, ref._play(i, ev))):
+                choice.readings[0].referee = kept[0]     # none explains it: the first, before it
+                return [*self._settle(), *self._read_play(i, ev)]
             if not choice.decided(any(r.referee.complete for r in choice.readings)):
                 return []
             return self._settle()
@@ -232,7 +235,10 @@ class ShengjiReferee(DealResults, DealReferee):
 
     def _clone(self) -> ShengjiReferee:
         keep = (self.rules, self.settings, self.order, self.deal, self.match_before)
-        return copy.deepcopy(self, {id(o): o for o in keep if o is not None})
+        memo: dict[int, object] = {id(o): o for o in keep if o is not None}
+        if self._choice is not None:
+            memo[id(self._choice)] = None       # a copy holds no choice of its own
+        return copy.deepcopy(self, memo)
 
     def _settle(self) -> list[Fault]:
         """Adopt the reading left (:meth:`.readings.Choice.adopt`) and return its faults not said yet."""
