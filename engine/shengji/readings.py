@@ -7,7 +7,9 @@ just before it (docs/rules/chaodipi.md, "Camera slips", O10-O12, after observati
 Each explanation is a *reading*: a copy of the referee that took it.  The plays that follow are
 fed to every reading; a reading that needs more flags than another is dropped.  Once the log
 as read is dropped, the first slip left is adopted; the log as read is kept when it is the
-only one left, after :data:`WINDOW` plays, or at the deal's end.
+only one left, after :data:`WINDOW` plays, or at the deal's end.  A play that every reading
+faults (a second slip, or a fault) settles the choice on the first reading as it was before
+that play, and is read anew.
 
 * "close and lead" (O10): the seats missing from the trick in progress were missed, and this
   play leads the next trick (one ``observe.missing_play``);
