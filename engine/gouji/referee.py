@@ -37,12 +37,13 @@ from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, 
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
 from . import chongdian, declares, view
-from .burning import Burn, burn_fault, priority
+from .burning import Burn
+from .checks import PlayChecks
 from .hands import Hand
 from .settings import GoujiSettings
-from .shapes import FOUR, THREE, Shape, ShapeError, beats, make_min_table, parse_shape
+from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
 from .slips import SlipReadings
-from .table import BEAT_CODES, RESYNC_CODES, SEATS, Current
+from .table import RESYNC_CODES, SEATS, Current
 from .table import opp as _opp
 
 
@@ -55,7 +56,7 @@ def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> in
     return places[-1] if places else None
 
 
-class GoujiReferee(SlipReadings, DealReferee):
+class GoujiReferee(SlipReadings, PlayChecks, DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
@@ -154,13 +155,6 @@ class GoujiReferee(SlipReadings, DealReferee):
             return [Fault("gouji.bad_option", {"key": "leader", "value": leader,
                                                "why": f"上局大落座位 {daluo}（第二局开始由大落上班，004:17）"})]
         return []
-
-    def _lead_facts(self, seat: int, lead: int) -> dict[str, Any]:
-        """Facts of ``gouji.not_your_lead``; the first lead of a later deal names the 大落."""
-        facts: dict[str, Any] = {"seat": seat, "leader": lead}
-        if self.daluo is not None and self.cur is None and lead == self.daluo:
-            facts["daluo"] = self.daluo
-        return facts
 
     # ------------------------------------------------------------------ helpers
     def is_wutou(self, seat: int) -> bool:
@@ -318,119 +312,6 @@ class GoujiReferee(SlipReadings, DealReferee):
         return faults
 
     # ------------------------------------------------------------------ plays
-    def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
-        """The fault a play would have now, without playing it (for simulators and UIs).
-        Covers normal play (not the 冲点 phase nor proofs by later events)."""
-        if self.phase in ("over", "void") or seat not in self.active:
-            return Fault("play.after_out", {"seat": seat})
-        shape = parse_shape(cards, self.min_table)
-        if isinstance(shape, ShapeError):
-            return Fault(shape.code, {"seat": seat, **shape.facts})
-        fault = self._precheck(seat, cards, shape)
-        if fault is not None:
-            return fault
-        _, fault, _, _ = self._classify(seat, shape, self._is_final(seat, shape))
-        return fault
-
-    def _is_final(self, seat: int, shape: Shape) -> bool:
-        count = self.counts[seat]
-        if count is not None and count - shape.n <= 0:
-            return True
-        if count is not None and self.hands[seat] is not None:
-            return False
-        return shape.base == THREE      # 3s are the last play (004:27); a later play proves otherwise
-
-    def _precheck(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> Fault | None:
-        """Faults a play has whatever the table: cards not held, too many, 憋3, thrown 4s."""
-        hand = self.hands[seat]
-        if hand is not None:
-            missing = hand.missing(cards)
-            if missing:
-                return Fault("play.not_in_hand", {"seat": seat, "cards": missing})
-        count = self.counts[seat]
-        if count is not None and shape.n > count:
-            return Fault("gouji.more_than_held", {"seat": seat, "n": shape.n, "held": count})
-        if shape.base == THREE and count is not None and count > shape.n and hand is not None:
-            return Fault("gouji.three_not_last", {"seat": seat})    # 憋3, 004:27
-        if shape.base == FOUR and seat in self.no_fours:
-            return Fault("gouji.four_discarded", {"seat": seat})    # 002:46
-        return None
-
-    def _classify(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
-        """(lead|answer, fault, burning, zhashao) of a play by ``seat``: pure, no state change."""
-        cur = self.cur
-        if cur is None:
-            lead = self.to_lead()
-            if lead is not None and seat != lead:
-                return "lead", Fault("gouji.not_your_lead", self._lead_facts(seat, lead)), False, False
-            return self._check_lead(seat, shape, final)
-        owner = cur.seat
-        if seat == owner:
-            return self._check_lead(seat, shape, final)
-        if self.unseen:                              # it answers a play that was not seen (D30)
-            if not self.unseen_burn:
-                return "answer", None, False, False
-            _, fault, burning, _ = self._check_answer(seat, shape, cur)
-            ok = fault is None or fault.code in BEAT_CODES or fault.code == "gouji.burn_after_pass"
-            return "answer", None, burning and ok, False     # a pass presumed may not have been
-        if self._all_passed():
-            lead = self.to_lead()
-            if seat != lead:
-                return "lead", Fault("gouji.not_your_lead", {"seat": seat, "leader": lead}), False, False
-        if owner not in self.active and seat == self.to_lead():
-            kind, fault, burning, _ = self._check_answer(seat, shape, cur)
-            if fault is None:
-                return kind, None, burning, False
-            return self._check_lead(seat, shape, final)
-        return self._check_answer(seat, shape, cur)
-
-    def _check_lead(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
-        burn = self.burn
-        if burn is not None and burn.seat == seat and not shape.jokers and not final:
-            if self.s.zhashao_places_last:
-                return "lead", None, False, True          # 诈烧 → 拉客 (002:13)
-            # 004:11/004:25 cond. 3: every burn play but the first and the last carries a joker
-            return "lead", Fault("gouji.burn_needs_joker", {"seat": seat}), False, False
-        return "lead", None, False, False
-
-    def _check_answer(self, seat: int, shape: Shape, cur: Current) -> tuple[str, Fault | None, bool, bool]:
-        owner = cur.seat
-        facts: dict[str, Any] = {"seat": seat, "owner": owner}
-        burning = False
-        if not cur.restricted:
-            if seat in self.passed:
-                return "answer", Fault("gouji.passed_already", facts), False, False   # 004:23 过牌
-        elif seat == _opp(owner) and seat in self.active:
-            if self.burn_decl:                                  # 004:23 烧牌优先
-                return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burn_decl[0]}), False, False
-        elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004:9; 002:49)
-            if seat in self.passed:
-                return "answer", Fault("gouji.passed_already", facts), False, False
-        else:
-            burning = True
-            hand = self.hands[seat]
-            holds_four: bool | None = None
-            if hand is not None:
-                holds_four = hand.count(FOUR) > 0
-            found = burn_fault(self.s, seat=seat, owner=owner, luanchan=self.luanchan,
-                               owner_active=owner in self.active, passed=seat in self.passed,
-                               closed=self.no_burn_round, seat_wutou=self.is_wutou(seat),
-                               owner_wutou=self.is_wutou(owner), holds_four=holds_four)
-            if found is not None:
-                code, f = found
-                if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
-                    code = "gouji.gouji_only_opposite"
-                return "answer", Fault(code, f), True, False
-            if self.burn_decl:
-                first = priority(self.burn_decl, owner)[0]
-                if first != seat:
-                    return "answer", Fault("gouji.burn_priority", {**facts, "first": first}), True, False
-        if shape.n != cur.shape.n:
-            return "answer", Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n}), burning, False
-        if not beats(shape, cur.shape, self.s.two_big_kill_one_big):
-            return "answer", Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)}), burning, False
-        return "answer", None, burning, False
-
     def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         faults: list[Fault] = []
         j = self.three_i.pop(seat, None)
