@@ -45,6 +45,7 @@ from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
 from .slips import SlipReadings
 from .table import RESYNC_CODES, SEATS, Current
 from .table import opp as _opp
+from .turns import TurnOrder
 
 
 def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> int | None:
@@ -56,7 +57,7 @@ def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> in
     return places[-1] if places else None
 
 
-class GoujiReferee(SlipReadings, PlayChecks, DealReferee):
+class GoujiReferee(SlipReadings, PlayChecks, TurnOrder, DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
@@ -157,100 +158,6 @@ class GoujiReferee(SlipReadings, PlayChecks, DealReferee):
         return []
 
     # ------------------------------------------------------------------ helpers
-    def is_wutou(self, seat: int) -> bool:
-        """无头: in 四户乱缠 everyone (004:9, 004:23); a seat whose 对门 went out (走科) before;
-        one that chose 无头, or used up its 要头 死够级 (004:9)."""
-        if self.luanchan:
-            return True
-        head = self.head.get(seat)
-        if head == "wutou":
-            return True
-        if head == "yaotou":
-            return self.yaotou_left.get(seat, 0) <= 0
-        if head == "youtou":
-            return False
-        opp = _opp(seat)
-        if opp in self.revolts or opp in self.chong_out:
-            return True        # 对家革命可选无头 (004:9), 002:49; default 无头 (decision D15)
-        return opp in self.finished
-
-    def _restricted(self, seat: int, shape: Shape) -> bool:
-        if self.burn is not None and self.burn.seat == seat:
-            return True
-        return shape.gouji and not self.luanchan and not self.is_wutou(seat)
-
-    def to_lead(self) -> int | None:
-        """Who leads when the current play stands: its player, or the next seat in play after a
-        player who went out (接风, 004:27)."""
-        cur = self.cur
-        if cur is None:
-            lead = self.leader
-            if lead is None or (lead in self.active and lead not in self._leaving()):
-                return lead
-            return self._next_active(lead)
-        if cur.seat in self.active:
-            return cur.seat
-        return self._next_active(cur.seat)
-
-    def _leaving(self) -> set[int]:
-        """革命 seats without 冲点: out of play once play starts (004:13)."""
-        if self.phase != "prep" or not self.revolts:
-            return set()
-        return set(self.revolts) - {c["seat"] for c in self.chong}
-
-    def _next_active(self, seat: int) -> int | None:
-        s = seat
-        leaving = self._leaving()
-        for _ in range(SEATS):
-            s = (s + 1) % SEATS
-            if s in self.active and s not in leaving:
-                return s
-        return None
-
-    def _all_passed(self) -> bool:
-        cur = self.cur
-        if cur is None:
-            return True
-        if cur.restricted:
-            opp = _opp(cur.seat)
-            if opp in self.cur_passes:
-                return True
-            if opp not in self.active:      # 死够级 / 有头 without 对门: stands unless burned
-                return all(s in self.cur_passes for s in self.active if s != cur.seat)
-            return False
-        return all(s in self.passed for s in self.active if s != cur.seat)
-
-    def _kaidian_open(self, seat: int) -> bool:
-        """开点 still possible for ``seat`` (004:9, 004:23-25; 002:50)."""
-        if (self.luanchan or seat in self.kaidian or seat in self.rendian or seat in self.no_kaidian
-                or len(self.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.finished):
-            return False
-        if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong_out and self.is_wutou(seat):
-            chong = next((c for c in self.chong if c["seat"] == _opp(seat)), None)
-            if chong is not None and chong.get("success"):
-                return False     # 选择无头若对门冲点成功则不能开点 (002:50)
-        return True
-
-    def _skipped(self, seat: int) -> list[int]:
-        cur = self.cur
-        assert cur is not None
-        start = self.last_actor if self.last_actor is not None else cur.seat
-        out = []
-        s = (start + 1) % SEATS
-        while s != seat and s != start:
-            if s in self.active and s not in self.passed and s != cur.seat:
-                out.append(s)
-            s = (s + 1) % SEATS
-        return out
-
-    def _imply_passes(self, seat: int, playing: bool) -> None:
-        for s in self._skipped(seat):
-            if s == self.rang and not playing:
-                continue          # 让牌: stays open while the next two pass (004:25)
-            self.passed.add(s)
-        if self.rang is not None and playing and seat != self.rang:
-            self.passed.add(self.rang)
-
     # ------------------------------------------------------------------ feed
     def returned_cards(self) -> list[Card]:
         """A rejected play is taken back into the hand, so its cards no longer count as shown."""
@@ -614,28 +521,6 @@ class GoujiReferee(SlipReadings, PlayChecks, DealReferee):
             self.phase = "over"
 
     # ------------------------------------------------------------------ passes
-    def _pass(self, i: int, seat: int) -> list[Fault]:
-        if self.phase in ("over", "void", "prep") or seat not in self.active:
-            return []
-        if self.phase == "chongdian":
-            chongdian.chong_pass(self, i, seat)
-            return []
-        cur = self.cur
-        if cur is None or seat == cur.seat:
-            if seat == self.to_lead():
-                return [Fault("gouji.leader_must_play", {"seat": seat})]
-            return []
-        if seat == self.to_lead() and self._all_passed():
-            return []                 # the 接风 seat lets the last card stand, then leads
-        if not cur.restricted:
-            self._imply_passes(seat, False)
-        self.passed.add(seat)
-        self.cur_passes.add(seat)
-        self.last_actor = seat
-        if seat in self.burn_decl:
-            self.burn_decl.remove(seat)
-        return []
-
     # ------------------------------------------------------------------ results (see view.py)
     def order(self) -> list[int | None]:
         return view.order(self)
