@@ -40,6 +40,7 @@ from . import chongdian, declares, view
 from .burning import Burn
 from .checks import PlayChecks
 from .hands import Hand
+from .opening import DealOpening
 from .outs import SeatsOut
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
@@ -49,16 +50,7 @@ from .table import opp as _opp
 from .turns import TurnOrder
 
 
-def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> int | None:
-    """The 大落 (last place) of the previous deal when it was a 够级 deal of the same rules
-    whose last place is known; else ``None``."""
-    if not isinstance(previous, GoujiReferee) or previous.s is not settings or previous.phase == "void":
-        return None
-    places = previous.order()
-    return places[-1] if places else None
-
-
-class GoujiReferee(SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
+class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
@@ -137,28 +129,6 @@ class GoujiReferee(SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
         self.hands_known = False    # set when play starts with every seat's hand known
         self.doubtful: int | None = None
 
-    def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
-        """A ``leader`` option that is not a seat 0-5 (absent is fine: the first play leads).
-
-        From the second deal of a log on, the previous 够级 deal's 大落 leads (004:17
-        「第二局开始由大落上班」, decision D29): when that deal's last place is known, it becomes
-        the leader of this deal; a ``leader`` option naming another seat is ``gouji.bad_option``.
-        A previous deal whose last place is unknown (a camera log cut short) checks nothing."""
-        leader = self.deal.options.get("leader")
-        if leader is not None and self.leader is None:
-            return [Fault("gouji.bad_option", {"key": "leader", "value": leader, "why": "a seat 0-5"})]
-        daluo = _previous_daluo(previous, self.s)
-        if daluo is None:
-            return []
-        self.daluo = daluo
-        if self.leader is None:
-            self.leader = daluo
-        elif self.leader != daluo:
-            return [Fault("gouji.bad_option", {"key": "leader", "value": leader,
-                                               "why": f"上局大落座位 {daluo}（第二局开始由大落上班，004:17）"})]
-        return []
-
-    # ------------------------------------------------------------------ helpers
     # ------------------------------------------------------------------ feed
     def returned_cards(self) -> list[Card]:
         """A rejected play is taken back into the hand, so its cards no longer count as shown."""
@@ -185,39 +155,6 @@ class GoujiReferee(SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
         if isinstance(event, BottomEvent):
             return [Fault("gouji.no_bottom", {})]
         return []
-
-    def _hand(self, event: HandEvent) -> list[Fault]:
-        if self.phase != "prep":
-            return [Fault("gouji.hand_too_late", {"seat": event.seat})]
-        self.hands[event.seat] = Hand(event.cards)
-        self.eaten[event.seat] = []
-        if self.sizes is None and all(h is not None for h in self.hands):
-            total = sum(h.n for h in self.hands if h is not None)
-            if total != self.rules.composition.size:
-                return [Fault("gouji.deck_size", {"total": total, "expected": self.rules.composition.size})]
-        return []
-
-    # ------------------------------------------------------------------ start of play
-    def _start_play(self) -> list[Fault]:
-        faults: list[Fault] = []
-        chong_seats = {c["seat"] for c in self.chong}
-        for seat, hand in enumerate(self.hands):
-            if hand is None:
-                continue
-            n = hand.n
-            if seat not in self.revolts and hand.count(THREE) == 0:
-                faults.append(Fault("gouji.must_buy3", {"seat": seat}))
-            if self.sizes is not None and self.sizes[seat] != n:
-                faults.append(Fault("hand.wrong_size", {"seat": seat, "got": n, "expected": self.sizes[seat]}))
-            self.counts[seat] = n
-        for c in self.revolts:
-            if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004:13, 004:23)
-                self.fixed[c] = 3
-                self.kaidian.add(_opp(c))
-                self.active.discard(c)
-        self.phase = "chongdian" if self.chong else "play"
-        self.hands_known = all(h is not None for h in self.hands)
-        return faults
 
     # ------------------------------------------------------------------ plays
     def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
@@ -433,7 +370,6 @@ class GoujiReferee(SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
             self._progress()
         return faults
 
-    # ------------------------------------------------------------------ passes
     # ------------------------------------------------------------------ results (see view.py)
     def order(self) -> list[int | None]:
         return view.order(self)
