@@ -12,7 +12,7 @@ from ..cards import Card
 from ..verdict import Fault
 from .burning import Burn, burn_fault, priority
 from .shapes import FOUR, THREE, Shape, ShapeError, beats, parse_shape
-from .table import BEAT_CODES, Current, opp
+from .table import BEAT_CODES, Current, Phase, opp
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -25,7 +25,7 @@ class PlayChecks:
     # provided by the referee
     s: GoujiSettings
     min_table: tuple[int, ...]
-    phase: str
+    phase: Phase
     hands: list[Hand | None]
     counts: list[int | None]
     active: set[int]
@@ -48,7 +48,7 @@ class PlayChecks:
     def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
         """The fault a play would have now, without playing it (for simulators and UIs).
         Covers normal play (not the 冲点 phase nor proofs by later events)."""
-        if self.phase in ("over", "void") or seat not in self.active:
+        if self.phase in (Phase.OVER, Phase.VOID) or seat not in self.active:
             return Fault("play.after_out", {"seat": seat})
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card
 from ..verdict import Fault
 from .shapes import FOUR, ORDER, TWO, Shape, beats, parse_shape
+from .table import Phase
 
 if TYPE_CHECKING:
     from .referee import GoujiReferee
@@ -30,7 +31,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
     """Judge a play during 冲点; ``None`` when 冲点 is over and the play is a normal one."""
     c = _current_chong(ref)
     if c is None:
-        ref.phase = "play"
+        ref.phase = Phase.PLAY
         return None
     cseat, opp = c["seat"], _opp(c["seat"])
     sets = c["sets"]
@@ -83,7 +84,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         if len(sets) >= 3:
             _finish_chong(ref, c)
             if _current_chong(ref) is None:
-                ref.phase = "play"
+                ref.phase = Phase.PLAY
         return [fault]
     if len(sets) < 3:
         if ref.hands[cseat] is None:
@@ -96,7 +97,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             _finish_chong(ref, c)
             while _current_chong(ref) is not None:
                 _finish_chong(ref, _current_chong(ref))  # type: ignore[arg-type]
-            ref.phase = "play"
+            ref.phase = Phase.PLAY
             ref.pending_observe.append(fault)
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
@@ -126,7 +127,7 @@ def _close_chong(ref: GoujiReferee, c: dict, seat: int) -> list[Fault] | None:
     _finish_chong(ref, c)
     if _current_chong(ref) is not None:
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
-    ref.phase = "play"
+    ref.phase = Phase.PLAY
     return None
 
 
@@ -138,7 +139,7 @@ def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
     if len(c["sets"]) >= 3:
         _finish_chong(ref, c)
         if _current_chong(ref) is None:
-            ref.phase = "play"
+            ref.phase = Phase.PLAY
 
 
 

@@ -16,6 +16,7 @@ from ..verdict import Fault
 from .burning import burn_fault
 from .hands import Hand
 from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO
+from .table import Phase
 from .tributes import KIND_ORDER
 
 if TYPE_CHECKING:
@@ -49,10 +50,10 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
                  "youtou", "wutou", "rangpai", "burn", "rendian", "out", "throw4", "kaidian"}
         code = "gouji.not_in_variant" if what in known else "gouji.unknown_declare"
         return [Fault(code, {"seat": seat, "what": what, "game": ref.deal.game})]
-    if ref.phase == "void":
+    if ref.phase == Phase.VOID:
         return [Fault("gouji.deal_void", {"seat": seat})]
     if what in PREP:
-        if ref.phase != "prep":
+        if ref.phase != Phase.PREP:
             return [Fault("gouji.declare_too_late", {"seat": seat, "what": what})]
         stage = dict(s.prep_stages).get(what)
         if stage is not None:
@@ -205,7 +206,7 @@ def _revolution(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
         return [Fault("gouji.revolution_not_allowed", {"seat": seat})]
     ref.revolts.append(seat)
     if len(ref.revolts) >= ref.s.void_at:
-        ref.phase = "void"
+        ref.phase = Phase.VOID
     return []
 
 
@@ -232,7 +233,7 @@ def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     ref.chong.append({"seat": seat, "sets": [], "awaiting": False, "done": False,
                       "prev": prev if isinstance(prev, int) and not isinstance(prev, bool) else None})
     if not s.chongdian_needs_revolution and len(ref.chong) >= s.void_at:
-        ref.phase = "void"                               # 002:48: three 冲点 → redeal
+        ref.phase = Phase.VOID                               # 002:48: three 冲点 → redeal
     return []
 
 

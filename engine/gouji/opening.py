@@ -15,13 +15,14 @@ from ..verdict import Fault
 from .hands import Hand
 from .settings import GoujiSettings
 from .shapes import THREE
+from .table import Phase
 from .table import opp as _opp
 
 
 def _previous_daluo(previous: DealReferee | None, settings: GoujiSettings) -> int | None:
     """The 大落 (last place) of the previous deal when it was a 够级 deal of the same rules
     whose last place is known; else ``None``."""
-    if not isinstance(previous, DealOpening) or previous.s is not settings or previous.phase == "void":
+    if not isinstance(previous, DealOpening) or previous.s is not settings or previous.phase == Phase.VOID:
         return None
     places = previous.order()  # type: ignore[attr-defined]
     return places[-1] if places else None
@@ -34,7 +35,7 @@ class DealOpening:
     deal: DealEvent
     rules: Any
     s: GoujiSettings
-    phase: str
+    phase: Phase
     leader: int | None
     daluo: int | None
     hands: list[Hand | None]
@@ -70,7 +71,7 @@ class DealOpening:
         return []
 
     def _hand(self, event: HandEvent) -> list[Fault]:
-        if self.phase != "prep":
+        if self.phase != Phase.PREP:
             return [Fault("gouji.hand_too_late", {"seat": event.seat})]
         self.hands[event.seat] = Hand(event.cards)
         self.eaten[event.seat] = []
@@ -97,6 +98,6 @@ class DealOpening:
                 self.fixed[c] = 3
                 self.kaidian.add(_opp(c))
                 self.active.discard(c)
-        self.phase = "chongdian" if self.chong else "play"
+        self.phase = Phase.CHONGDIAN if self.chong else Phase.PLAY
         self.hands_known = all(h is not None for h in self.hands)
         return faults

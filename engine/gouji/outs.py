@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from .shapes import Shape
-from .table import Current
+from .table import Current, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -22,7 +22,7 @@ class SeatsOut:
 
     # provided by the referee
     s: GoujiSettings
-    phase: str
+    phase: Phase
     hands: list[Hand | None]
     counts: list[int | None]
     active: set[int]
@@ -61,7 +61,7 @@ class SeatsOut:
             return False
         for s in seats:
             self._back_in_play(s)
-        return self.phase == "play"
+        return self.phase == Phase.PLAY
 
     def _back_in_play(self, seat: int) -> None:
         """Undo a presumed 诈烧, 闷 or going out of ``seat``: it is in play again."""
@@ -72,8 +72,8 @@ class SeatsOut:
         self.three_i.pop(seat, None)
         self.men = [(m, by) for m, by in self.men if m != seat]
         self.active.add(seat)
-        if self.phase == "over":
-            self.phase = "play"
+        if self.phase == Phase.OVER:
+            self.phase = Phase.PLAY
         self.luanchan = len(self.active) <= self.s.luanchan_at
         self.chuan = False
         self._progress()
@@ -117,13 +117,13 @@ class SeatsOut:
             self._progress()
 
     def _progress(self) -> None:
-        if len(self.active) <= self.s.luanchan_at and self.phase in ("play", "chongdian"):
+        if len(self.active) <= self.s.luanchan_at and self.phase in (Phase.PLAY, Phase.CHONGDIAN):
             self.luanchan = True                      # 四户乱缠 (004:9-11, 004:27)
         order = self.order()
         top = order[:3]
         if all(s is not None for s in top) and len({s % 2 for s in top}) == 1:   # type: ignore[operator]
             self.chuan = True                         # 串三户 / 圈三户 (004:13)
             if self.s.chuan:
-                self.phase = "over"
+                self.phase = Phase.OVER
         if len(self.active) <= 1:
-            self.phase = "over"
+            self.phase = Phase.OVER

@@ -45,7 +45,7 @@ from .outs import SeatsOut
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
 from .slips import SlipReadings
-from .table import RESYNC_CODES, SEATS, Current
+from .table import RESYNC_CODES, SEATS, Current, Phase
 from .table import opp as _opp
 from .turns import TurnOrder
 
@@ -70,7 +70,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.counts: list[int | None] = list(sizes) if sizes else [None] * SEATS
         self.played = [0] * SEATS
         self._returned: tuple[Card, ...] = ()
-        self.phase = "prep"
+        self.phase: Phase = Phase.PREP
         self.active: set[int] = set(range(SEATS))
         self.finished: list[int] = []
         self.men: list[tuple[int, int]] = []
@@ -164,16 +164,16 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             faults.append(Fault("gouji.three_not_last", {"seat": seat}, j, i))
             self.finished.remove(seat)
             self.active.add(seat)
-            if self.phase == "over":
-                self.phase = "play"
+            if self.phase == Phase.OVER:
+                self.phase = Phase.PLAY
             self.luanchan = len(self.active) <= self.s.luanchan_at      # undo what that 3 started
             self.chuan = False
             self._progress()
-        if self.phase == "void":
+        if self.phase == Phase.VOID:
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
-        if self.phase == "over" and (seat in self.active or self._presumed_out(seat)) and self._reopen(seat):
+        if self.phase == Phase.OVER and (seat in self.active or self._presumed_out(seat)) and self._reopen(seat):
             pass        # the deal ended on a seat presumed out, and play goes on (D30)
-        elif self.phase == "over":
+        elif self.phase == Phase.OVER:
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]
         if seat not in self.active:
             if any(m == seat for m, _ in self.men):
@@ -217,10 +217,10 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             # an earlier slip was flagged the counts are not trusted: that flag stands for it.
             faults.append(Fault("observe.missing_play", {"seat": seat, "left": count - shape.n}))
         start: list[Fault] = []
-        if self.phase == "prep":
+        if self.phase == Phase.PREP:
             start = self._start_play()
         before: GoujiReferee | None = None
-        if self.phase == "chongdian":
+        if self.phase == Phase.CHONGDIAN:
             # without the hand a misread card may have closed the 冲点 (O4): its readings are
             # tried on the deal as it was before this play
             before = self._copy() if self.hands[seat] is None else None

@@ -20,6 +20,7 @@ from ..referee import GameRules
 from .hands import Hand
 from .referee import GoujiReferee
 from .shapes import BJ, FOUR, ORDER, SJ, THREE, TWO, Shape, beats, parse_shape
+from .table import Phase
 
 SEATS = 6
 #: Mutated plays lie at least this many events apart: each is one slip the judge must catch,
@@ -292,7 +293,7 @@ class _Sim:
         rng = self.rng
         ref = self.ref
         steps = 0
-        while ref.phase not in ("over", "void"):
+        while ref.phase not in (Phase.OVER, Phase.VOID):
             steps += 1
             if steps > limit:
                 raise RuntimeError("simulated 够级 deal did not end")
@@ -408,7 +409,7 @@ def _mutation(rules: GameRules, events: list[AnyEvent], k: int, rng: random.Rand
     ref = GoujiReferee(deal, 0, rules)
     for x in range(1, k):
         ref.feed(x, events[x])
-    if ref.phase != "play":
+    if ref.phase != Phase.PLAY:
         return None
     ev = events[k]
     assert isinstance(ev, PlayEvent)

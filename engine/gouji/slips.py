@@ -20,7 +20,7 @@ from ..events import AnyEvent, PlayEvent
 from ..verdict import Fault
 from .burning import Burn
 from .shapes import ORDER, TWO, Shape, parse_shape
-from .table import BEAT_CODES
+from .table import BEAT_CODES, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -39,7 +39,7 @@ class SlipReadings:
     deal: Any
     s: Any
     min_table: tuple[int, ...]
-    phase: str
+    phase: Phase
     hands: list[Hand | None]
     active: set[int]
     cur: Current | None
@@ -237,7 +237,7 @@ class SlipReadings:
                 if not isinstance(shape, Shape):
                     continue
                 fits = self._precheck(seat, fixed, shape) is None
-                if fits and self.phase == "chongdian":      # 冲点 plays: tried on a copy
+                if fits and self.phase == Phase.CHONGDIAN:      # 冲点 plays: tried on a copy
                     trial = self._copy()
                     trial._doubt = True                      # that makes no readings of its own
                     fits = not trial._play(-1, seat, fixed)

@@ -1,14 +1,25 @@
-"""The play on the table of a 够级 deal (:class:`Current`), the seats, and the fault codes
+"""The play on the table of a 够级 deal (:class:`Current`), its :class:`Phase`, the seats, and the fault codes
 the referee's camera-slip readings (:mod:`.slips`) re-synchronise on."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple
 
 from ..cards import Card
 from .shapes import Shape
 
 SEATS = 6
+
+
+class Phase(StrEnum):
+    """The phase of a deal (the ``phase`` key of the referee's ``state``)."""
+
+    PREP = "prep"               # before the first play: hands, 买3, tributes, 革命, 冲点 declared
+    CHONGDIAN = "chongdian"     # the 冲点 plays (004:11-13)
+    PLAY = "play"
+    OVER = "over"
+    VOID = "void"               # redealt (三家革命 / 三个冲点, 002:48)
 
 #: Faults of a play against the turn order or the play on the table.  The cards were put down
 #: all the same, so after the fault the referee re-synchronises on them (``_resync``): one

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..verdict import Fault
 from . import chongdian
 from .shapes import Shape
-from .table import SEATS, Current
+from .table import SEATS, Current, Phase
 from .table import opp as _opp
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class TurnOrder:
 
     # provided by the referee
     s: GoujiSettings
-    phase: str
+    phase: Phase
     leader: int | None
     active: set[int]
     finished: list[int]
@@ -60,7 +60,7 @@ class TurnOrder:
 
     def _leaving(self) -> set[int]:
         """革命 seats without 冲点: out of play once play starts (004:13)."""
-        if self.phase != "prep" or not self.revolts:
+        if self.phase != Phase.PREP or not self.revolts:
             return set()
         return set(self.revolts) - {c["seat"] for c in self.chong}
 
@@ -107,9 +107,9 @@ class TurnOrder:
             self.passed.add(self.rang)
 
     def _pass(self, i: int, seat: int) -> list[Fault]:
-        if self.phase in ("over", "void", "prep") or seat not in self.active:
+        if self.phase in (Phase.OVER, Phase.VOID, Phase.PREP) or seat not in self.active:
             return []
-        if self.phase == "chongdian":
+        if self.phase == Phase.CHONGDIAN:
             chongdian.chong_pass(self, i, seat)
             return []
         cur = self.cur

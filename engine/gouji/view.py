@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .burning import priority
 from .placement import finishing_order
 from .shapes import RANK_CODE
+from .table import Phase
 from .tributes import tributes
 
 if TYPE_CHECKING:
@@ -29,14 +30,14 @@ def order(ref: GoujiReferee) -> list[int | None]:
             if slot == 3 and set(ref.finished[:2]) == mates:
                 fixed[seat] = 2                   # 革命 counts 三科 (004:13)
     bottom = list(ref.zhashao) + [m for m, _ in ref.men]
-    complete = ref.phase == "over"
+    complete = ref.phase == Phase.OVER
     remaining = [s for s in range(SEATS) if s in ref.active]
     return finishing_order(ref.finished, bottom, fixed, remaining, complete)
 
 
 def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
     return tributes(ref.s, xuandian=ref.xuandian, kaidian=ref.kaidian, burns=ref.burns_ok,
-                    men=ref.men, order=order(ref), complete=ref.phase == "over", chuan=ref.chuan)
+                    men=ref.men, order=order(ref), complete=ref.phase == Phase.OVER, chuan=ref.chuan)
 
 
 def summary(ref: GoujiReferee) -> dict[str, Any]:
@@ -51,9 +52,9 @@ def summary(ref: GoujiReferee) -> dict[str, Any]:
         "slots": slots,
         "kaidian": sorted(ref.kaidian),
         "tributes": tributes_owed(ref),
-        "complete": ref.phase == "over",
+        "complete": ref.phase == Phase.OVER,
     }
-    if ref.phase == "void":
+    if ref.phase == Phase.VOID:
         out["void"] = True
     if ref.men:
         out["men"] = [{"seat": s, "by": b} for s, b in ref.men]
@@ -87,7 +88,7 @@ def may_answer(ref: GoujiReferee) -> list[int]:
 
 def to_play(ref: GoujiReferee) -> int | None:
     cur = ref.cur
-    if ref.phase in ("over", "void"):
+    if ref.phase in (Phase.OVER, Phase.VOID):
         return None
     if cur is None:
         return ref.to_lead()
@@ -111,7 +112,7 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
     cur = ref.cur
     return {
         "game": ref.deal.game,
-        "phase": ref.phase,
+        "phase": str(ref.phase),
         "luanchan": ref.luanchan,
         "to_play": to_play(ref),
         "to_lead": ref.to_lead(),
