@@ -7,7 +7,7 @@ The referee calls :func:`burn_fault` with the facts it holds; the function only 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .settings import GoujiSettings
 
@@ -20,6 +20,20 @@ class Burn:
     target: int
     i: int
     plays: int = 0          # plays led by the burner after the take
+
+
+@dataclass
+class BurnState:
+    """The burning of a deal: the burn in progress, the seats that declared one on the play on
+    the table, whether 解烧 closed burning for the round, the burns that succeeded, and the
+    seats that burned before they were seen to play their 4s (004:25 cond. 4)."""
+
+    current: Burn | None = None
+    declared: list[int] = field(default_factory=list)           # 烧牌 declared, in order
+    closed: bool = False                                        # 解烧之后此轮不可再烧 (004:11)
+    done: list[tuple[int, int]] = field(default_factory=list)   # (burner, target): 烧牌成功
+    pending_four: list[tuple[int, int]] = field(default_factory=list)   # (seat, event) to prove
+    fours_played: set[int] = field(default_factory=set)
 
 
 def burn_fault(settings: GoujiSettings, *, seat: int, owner: int, luanchan: bool, owner_active: bool,

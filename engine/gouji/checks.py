@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..verdict import Fault
-from .burning import Burn, burn_fault, priority
+from .burning import BurnState, burn_fault, priority
 from .shapes import FOUR, THREE, Shape, ShapeError, beats, parse_shape
 from .table import BEAT_CODES, Current, Phase, opp
 
@@ -32,9 +32,7 @@ class PlayChecks:
     passed: set[int]
     no_fours: set[int]
     cur: Current | None
-    burn: Burn | None
-    burn_decl: list[int]
-    no_burn_round: bool
+    burning: BurnState
     luanchan: bool
     daluo: int | None
     unseen: bool
@@ -112,7 +110,7 @@ class PlayChecks:
         return self._check_answer(seat, shape, cur)
 
     def _check_lead(self, seat: int, shape: Shape, final: bool) -> tuple[str, Fault | None, bool, bool]:
-        burn = self.burn
+        burn = self.burning.current
         if burn is not None and burn.seat == seat and not shape.jokers and not final:
             if self.s.zhashao_places_last:
                 return "lead", None, False, True          # 诈烧 → 拉客 (002:13)
@@ -128,8 +126,8 @@ class PlayChecks:
             if seat in self.passed:
                 return "answer", Fault("gouji.passed_already", facts), False, False   # 004:23 过牌
         elif seat == opp(owner) and seat in self.active:
-            if self.burn_decl:                                  # 004:23 烧牌优先
-                return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burn_decl[0]}), False, False
+            if self.burning.declared:                                  # 004:23 烧牌优先
+                return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burning.declared[0]}), False, False
         elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004:9; 002:49)
             if seat in self.passed:
                 return "answer", Fault("gouji.passed_already", facts), False, False
@@ -141,15 +139,15 @@ class PlayChecks:
                 holds_four = hand.count(FOUR) > 0
             found = burn_fault(self.s, seat=seat, owner=owner, luanchan=self.luanchan,
                                owner_active=owner in self.active, passed=seat in self.passed,
-                               closed=self.no_burn_round, seat_wutou=self.is_wutou(seat),
+                               closed=self.burning.closed, seat_wutou=self.is_wutou(seat),
                                owner_wutou=self.is_wutou(owner), holds_four=holds_four)
             if found is not None:
                 code, f = found
                 if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
                     code = "gouji.gouji_only_opposite"
                 return "answer", Fault(code, f), True, False
-            if self.burn_decl:
-                first = priority(self.burn_decl, owner)[0]
+            if self.burning.declared:
+                first = priority(self.burning.declared, owner)[0]
                 if first != seat:
                     return "answer", Fault("gouji.burn_priority", {**facts, "first": first}), True, False
         if shape.n != cur.shape.n:

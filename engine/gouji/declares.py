@@ -251,12 +251,12 @@ def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     holds_four = None if hand is None else _count(hand, FOUR) > 0
     found = burn_fault(ref.s, seat=seat, owner=cur.seat, luanchan=ref.luanchan,
                        owner_active=cur.seat in ref.active, passed=seat in ref.passed,
-                       closed=ref.no_burn_round, seat_wutou=ref.is_wutou(seat),
+                       closed=ref.burning.closed, seat_wutou=ref.is_wutou(seat),
                        owner_wutou=ref.is_wutou(cur.seat), holds_four=holds_four)
     if found is not None:
         return [Fault(found[0], found[1])]
-    if seat not in ref.burn_decl:
-        ref.burn_decl.append(seat)
+    if seat not in ref.burning.declared:
+        ref.burning.declared.append(seat)
     return []
 
 

@@ -37,7 +37,7 @@ from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, 
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
 from . import chongdian, declares, view
-from .burning import Burn
+from .burning import Burn, BurnState
 from .checks import PlayChecks
 from .hands import Hand
 from .opening import DealOpening
@@ -89,10 +89,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.yaotou_left: dict[int, int] = {}
         self.no_fours: set[int] = set()
         self.thrown: dict[int, tuple[str, int | None]] = {}
-        self.burns_ok: list[tuple[int, int]] = []
-        self.burn: Burn | None = None
-        self.burn_decl: list[int] = []
-        self.no_burn_round = False
+        self.burning = BurnState()
         self.luanchan = False
         self.chuan = False
         self.prep_stage = -1
@@ -103,9 +100,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.last_actor: int | None = None
         self.rang: int | None = None
         self.beaten: dict[int, tuple[int, int]] = {}
-        self.pending_four: list[tuple[int, int]] = []
         self.three_i: dict[int, int] = {}
-        self.fours_played: set[int] = set()
         #: observation faults found while judging the current event (docs/rules/observation.md)
         self.pending_observe: list[Fault] = []
         #: the deal as it would be in other readings of the last faulted play: it stood
@@ -269,25 +264,25 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
               zhashao: bool) -> list[Fault]:
         cur = self.cur
-        burn = self.burn
+        burn = self.burning.current
         if burn is not None and burn.seat == seat:
             burn.plays += 1
         elif burn is not None:
-            self.burn = None
+            self.burning.current = None
         if shape.base == FOUR and cur is not None and cur.seat == seat and cur.shape.pure \
                 and self._kaidian_open(seat):
             self.kaidian.add(seat)                      # 开点 (004:9, 004:23-25)
         self.passed = set()
         self.rang = None
-        self.burn_decl = []
-        self.no_burn_round = False
+        self.burning.declared = []
+        self.burning.closed = False
         self.last_actor = seat
         self._set_cur(i, seat, shape, cards)
         faults = self._after_play(i, seat, shape, cards, final)
         if zhashao and seat in self.active:
             self.zhashao.append(seat)                   # 诈烧 (002:13, 002:18)
             self.active.discard(seat)
-            self.burn = None
+            self.burning.current = None
             self._progress()
         return faults
 
@@ -299,18 +294,18 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         faults: list[Fault] = []
         if not cur.restricted:
             self._imply_passes(seat, True)
-        burn = self.burn
+        burn = self.burning.current
         if burn is not None and burn.seat == owner:
             if burning and not self.s.any_interrupt_is_jieshao and seat != _opp(owner):
-                self.burn = Burn(seat, owner, i)       # 反烧 (002:11)
+                self.burning.current = Burn(seat, owner, i)       # 反烧 (002:11)
             else:
-                self.burn = None                      # 解烧 (004:11, 004:27; 002:12)
+                self.burning.current = None                      # 解烧 (004:11, 004:27; 002:12)
                 if self.s.no_burn_after_jieshao:
-                    self.no_burn_round = True
+                    self.burning.closed = True
         elif burning:
-            self.burn = Burn(seat, owner, i)
-            if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.fours_played):
-                self.pending_four.append((seat, i))
+            self.burning.current = Burn(seat, owner, i)
+            if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.burning.fours_played):
+                self.burning.pending_four.append((seat, i))
         if owner in self.active:
             hand = self.hands[owner]
             if hand is not None:
@@ -322,7 +317,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             else:
                 self.beaten[owner] = (i, seat)
         self.last_actor = seat
-        self.burn_decl = []
+        self.burning.declared = []
         self._set_cur(i, seat, shape, cards)
         faults += self._after_play(i, seat, shape, cards, final)
         return faults
@@ -342,7 +337,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             self.counts[seat] -= shape.n  # type: ignore[operator]
         self.played[seat] += shape.n
         if shape.base == FOUR:
-            self.fours_played.add(seat)
+            self.burning.fours_played.add(seat)
 
     def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
         faults: list[Fault] = []
@@ -350,18 +345,18 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.beaten.pop(seat, None)
         if shape.base == FOUR:
             keep = []
-            for s, j in self.pending_four:
+            for s, j in self.burning.pending_four:
                 if s == seat:
                     faults.append(Fault("gouji.burn_before_four", {"seat": seat, "target": None}, j, i))
                 else:
                     keep.append((s, j))
-            self.pending_four = keep
+            self.burning.pending_four = keep
             if seat not in self.kaidian and self._kaidian_open(seat):
                 self.rendian.add(seat)                 # 认点 (004:9)
         if final:
-            if self.burn is not None and self.burn.seat == seat:
-                self.burns_ok.append((seat, self.burn.target))   # 烧牌成功 (004:25-27, 002:11)
-                self.burn = None
+            if self.burning.current is not None and self.burning.current.seat == seat:
+                self.burning.done.append((seat, self.burning.current.target))   # 烧牌成功 (004:25-27, 002:11)
+                self.burning.current = None
             self.active.discard(seat)
             self.finished.append(seat)
             left = self.counts[seat]

@@ -223,7 +223,7 @@ class _Sim:
         if not faces:
             return [groups[THREE]]
         rng = self.rng
-        burn = self.ref.burn
+        burn = self.ref.burning.current
         burning = burn is not None and burn.seat == seat
         jokers = groups.get(BJ, []) + groups.get(SJ, [])
         if burning:

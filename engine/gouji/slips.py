@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ..cards import Card, parse_card
 from ..events import AnyEvent, PlayEvent
 from ..verdict import Fault
-from .burning import Burn
+from .burning import Burn, BurnState
 from .shapes import ORDER, TWO, Shape, parse_shape
 from .table import BEAT_CODES, Phase
 
@@ -43,7 +43,7 @@ class SlipReadings:
     hands: list[Hand | None]
     active: set[int]
     cur: Current | None
-    burn: Burn | None
+    burning: BurnState
     _returned: tuple[Card, ...]
     _alts: list[Self]
     _age: int
@@ -276,7 +276,7 @@ class SlipReadings:
         of the seat took the 够级 on the table).  The referee itself goes on as if the play was
         taken back; the next play decides which reading the table followed."""
         alt = self._copy()
-        alt.burn = burn
+        alt.burning.current = burn
         alt._lead(i, seat, shape, cards, final, False)
         return alt
 

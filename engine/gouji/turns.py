@@ -15,7 +15,7 @@ from .table import SEATS, Current, Phase
 from .table import opp as _opp
 
 if TYPE_CHECKING:
-    from .burning import Burn
+    from .burning import BurnState
     from .settings import GoujiSettings
 
 
@@ -33,8 +33,7 @@ class TurnOrder:
     last_actor: int | None
     rang: int | None
     cur: Current | None
-    burn: Burn | None
-    burn_decl: list[int]
+    burning: BurnState
     luanchan: bool
     revolts: list[int]
     chong: list[dict[str, Any]]
@@ -124,8 +123,8 @@ class TurnOrder:
         self.passed.add(seat)
         self.cur_passes.add(seat)
         self.last_actor = seat
-        if seat in self.burn_decl:
-            self.burn_decl.remove(seat)
+        if seat in self.burning.declared:
+            self.burning.declared.remove(seat)
         return []
 
     def is_wutou(self, seat: int) -> bool:
@@ -146,7 +145,7 @@ class TurnOrder:
         return opp in self.finished
 
     def _restricted(self, seat: int, shape: Shape) -> bool:
-        if self.burn is not None and self.burn.seat == seat:
+        if self.burning.current is not None and self.burning.current.seat == seat:
             return True
         return shape.gouji and not self.luanchan and not self.is_wutou(seat)
 

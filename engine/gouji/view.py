@@ -36,7 +36,7 @@ def order(ref: GoujiReferee) -> list[int | None]:
 
 
 def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
-    return tributes(ref.s, xuandian=ref.xuandian, kaidian=ref.kaidian, burns=ref.burns_ok,
+    return tributes(ref.s, xuandian=ref.xuandian, kaidian=ref.kaidian, burns=ref.burning.done,
                     men=ref.men, order=order(ref), complete=ref.phase == Phase.OVER, chuan=ref.chuan)
 
 
@@ -60,8 +60,8 @@ def summary(ref: GoujiReferee) -> dict[str, Any]:
         out["men"] = [{"seat": s, "by": b} for s, b in ref.men]
     if ref.zhashao:
         out["zhashao"] = list(ref.zhashao)
-    if ref.burns_ok:
-        out["burns"] = [{"seat": s, "target": t} for s, t in ref.burns_ok]
+    if ref.burning.done:
+        out["burns"] = [{"seat": s, "target": t} for s, t in ref.burning.done]
     if ref.revolts:
         out["revolution"] = list(ref.revolts)
     if ref.chuan:
@@ -92,8 +92,8 @@ def to_play(ref: GoujiReferee) -> int | None:
         return None
     if cur is None:
         return ref.to_lead()
-    if ref.burn_decl:
-        return priority(ref.burn_decl, cur.seat)[0]
+    if ref.burning.declared:
+        return priority(ref.burning.declared, cur.seat)[0]
     answer = may_answer(ref)
     if not answer:
         return ref.to_lead()
@@ -122,9 +122,9 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
         "gouji_owner": cur.seat if cur is not None and cur.restricted else None,
         "may_answer": may_answer(ref),
         "passed": sorted(ref.passed),
-        "burning": None if ref.burn is None else {
-            "seat": ref.burn.seat, "target": ref.burn.target, "plays": ref.burn.plays},
-        "burn_declared": list(ref.burn_decl),
+        "burning": None if ref.burning.current is None else {
+            "seat": ref.burning.current.seat, "target": ref.burning.current.target, "plays": ref.burning.current.plays},
+        "burn_declared": list(ref.burning.declared),
         "rangpai": ref.rang,
         "finished": list(ref.finished),
         "order": order(ref),
@@ -140,7 +140,7 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
         "kangong": {str(k): v for k, v in ref.kangong.items()},
         "wutou": [s for s in range(SEATS) if s in ref.active and ref.is_wutou(s)],
         "tributes": tributes_owed(ref),
-        "burns": [{"seat": s, "target": t} for s, t in ref.burns_ok],
+        "burns": [{"seat": s, "target": t} for s, t in ref.burning.done],
         "played": list(ref.played),
         "remaining": list(ref.counts),
     }
