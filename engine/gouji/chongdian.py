@@ -3,7 +3,8 @@ its 对门 answers each or lets it stand, then the outcome places the seat and g
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..verdict import Fault
@@ -14,16 +15,41 @@ if TYPE_CHECKING:
     from .referee import GoujiReferee
 
 
+@dataclass
+class Chong:
+    """One 冲点 declared: its seat, the rank of its previous 冲点 (``prev_rank``, 002:47), the
+    sets played (``[beaten, beaten by a 纯够级]`` each), whether the 对门 is to answer the last
+    one (``last``: its shape and cards), whether it is over, and whether it succeeded."""
+
+    seat: int
+    prev: int | None = None
+    sets: list[list[bool]] = field(default_factory=list)
+    awaiting: bool = False
+    done: bool = False
+    last: tuple[Shape, tuple[Card, ...]] | None = None
+    success: bool | None = None
+
+
+@dataclass
+class ChongdianState:
+    """The 冲点 of a deal: those declared, in order, the one being played (``at``), and the
+    seats a 冲点 took out of play."""
+
+    declared: list[Chong] = field(default_factory=list)
+    at: int = 0
+    out: set[int] = field(default_factory=set)
+
+
 def _opp(seat: int) -> int:
     return (seat + 3) % 6
 
 
-def _current_chong(ref: GoujiReferee) -> dict[str, Any] | None:
-    while ref.chong_at < len(ref.chong):
-        c = ref.chong[ref.chong_at]
-        if not c["done"]:
+def _current_chong(ref: GoujiReferee) -> Chong | None:
+    while ref.chong.at < len(ref.chong.declared):
+        c = ref.chong.declared[ref.chong.at]
+        if not c.done:
             return c
-        ref.chong_at += 1
+        ref.chong.at += 1
     return None
 
 
@@ -33,11 +59,11 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
     if c is None:
         ref.phase = Phase.PLAY
         return None
-    cseat, opp = c["seat"], _opp(c["seat"])
-    sets = c["sets"]
+    cseat, opp = c.seat, _opp(c.seat)
+    sets = c.sets
     if seat == cseat:
-        if c["awaiting"]:
-            c["awaiting"] = False                           # the 对门 let it stand
+        if c.awaiting:
+            c.awaiting = False                           # the 对门 let it stand
         if len(sets) >= 3:
             return [Fault("gouji.chongdian_over", {"seat": seat})]
         if not shape.pure:
@@ -52,12 +78,12 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
                 ref._alts.append(alt)
             return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
         sets.append([False, False])
-        c["last"] = (shape, cards)
-        c["awaiting"] = True
+        c.last = (shape, cards)
+        c.awaiting = True
         ref.take(seat, cards, shape)
         return []
-    if seat == opp and c["awaiting"]:
-        last_shape, last_cards = c["last"]
+    if seat == opp and c.awaiting:
+        last_shape, last_cards = c.last
         fits = shape.n == last_shape.n and beats(shape, last_shape, ref.s.two_big_kill_one_big)
         if not fits and len(sets) >= 3:
             # the 对门 let the third play stand (an unseen pass, spec "Turn order") and now
@@ -69,7 +95,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
             return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)})]
         sets[-1] = [True, shape.pure]
-        c["awaiting"] = False
+        c.awaiting = False
         ref.take(seat, cards, shape)
         if len(sets) >= 3:
             _finish_chong(ref, c)
@@ -93,7 +119,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
             # 冲点 with the plays seen and judge this play as normal play (observation.md, O4)
             fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
                                                    "needed": 3, "by": seat})
-            c["awaiting"] = False
+            c.awaiting = False
             _finish_chong(ref, c)
             while _current_chong(ref) is not None:
                 _finish_chong(ref, _current_chong(ref))  # type: ignore[arg-type]
@@ -120,23 +146,23 @@ def _pure_reading(ref: GoujiReferee, seat: int, cards: tuple[Card, ...]) -> tupl
     return odd[0], fixed, shape
 
 
-def _close_chong(ref: GoujiReferee, c: dict, seat: int) -> list[Fault] | None:
+def _close_chong(ref: GoujiReferee, c: Chong, seat: int) -> list[Fault] | None:
     """Close the 冲点 ``c`` with the plays seen; a 冲点 still open after it makes ``seat``'s
     play a fault, else normal play resumes (``None``: judge the play as normal play)."""
-    c["awaiting"] = False
+    c.awaiting = False
     _finish_chong(ref, c)
     if _current_chong(ref) is not None:
-        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong[ref.chong_at]["seat"]})]
+        return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": ref.chong.declared[ref.chong.at].seat})]
     ref.phase = Phase.PLAY
     return None
 
 
 def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
     c = _current_chong(ref)
-    if c is None or seat != _opp(c["seat"]) or not c["awaiting"]:
+    if c is None or seat != _opp(c.seat) or not c.awaiting:
         return
-    c["awaiting"] = False
-    if len(c["sets"]) >= 3:
+    c.awaiting = False
+    if len(c.sets) >= 3:
         _finish_chong(ref, c)
         if _current_chong(ref) is None:
             ref.phase = Phase.PLAY
@@ -144,11 +170,11 @@ def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
 
 
 
-def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
+def _finish_chong(ref: GoujiReferee, c: Chong) -> None:
     """The outcomes: 004:11-13 (four cases) or 002:46-47."""
-    cseat, opp = c["seat"], _opp(c["seat"])
-    sets = c["sets"]
-    c["done"] = True
+    cseat, opp = c.seat, _opp(c.seat)
+    sets = c.sets
+    c.done = True
     all_beaten = all(b for b, _ in sets)
     pure_beat = any(b and p for b, p in sets)
     if ref.s.chongdian_rules == "yucheng":
@@ -157,10 +183,10 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
             ref.kaidian.add(cseat)
         if pure_beat:
             ref.kaidian.add(opp)
-        c["success"] = not all_beaten
+        c.success = not all_beaten
     else:
         success = not all_beaten
-        c["success"] = success
+        c.success = success
         if success:
             ref.kaidian.add(cseat)
         else:
@@ -177,19 +203,19 @@ def _finish_chong(ref: GoujiReferee, c: dict[str, Any]) -> None:
                 # how many 4s went is unknown until a ``throw4`` declare shows them
                 ref.thrown[opp] = ("pending", ref.counts[opp])
                 ref.counts[opp] = None
-        done = [x for x in ref.chong if x["done"] and x is not c]
+        done = [x for x in ref.chong.declared if x.done and x is not c]
         if not done:
             ref.fixed[cseat] = 3
         else:
             other = done[0]
-            better = success and not other["success"]
-            if success == other["success"] and c["prev"] is not None and other["prev"] is not None:
-                better = c["prev"] < other["prev"]
+            better = success and not other.success
+            if success == other.success and c.prev is not None and other.prev is not None:
+                better = c.prev < other.prev
             if better:
-                ref.fixed[cseat], ref.fixed[other["seat"]] = 3, 4    # 002:47 小拉
+                ref.fixed[cseat], ref.fixed[other.seat] = 3, 4    # 002:47 小拉
             else:
                 ref.fixed[cseat] = 4
     ref.active.discard(cseat)
-    ref.chong_out.add(cseat)
+    ref.chong.out.add(cseat)
     if ref.hands[cseat] is not None:
         ref.counts[cseat] = 0

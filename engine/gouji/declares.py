@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..events import DeclareEvent
 from ..verdict import Fault
 from .burning import burn_fault
+from .chongdian import Chong
 from .hands import Hand
 from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO
 from .table import Phase
@@ -221,7 +222,7 @@ def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     s = ref.s
     if s.chongdian_needs_revolution and seat not in ref.revolts:
         return [Fault("gouji.chongdian_needs_revolution", {"seat": seat})]
-    if any(c["seat"] == seat for c in ref.chong):
+    if any(c.seat == seat for c in ref.chong.declared):
         return [Fault("gouji.chongdian_twice", {"seat": seat})]
     hand = ref.hands[seat]
     if hand is not None:
@@ -230,9 +231,8 @@ def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
         if pure_sets(hand, ref.min_table) < 3:
             return [Fault("gouji.chongdian_not_allowed", {"seat": seat, "why": "3 sets"})]
     prev = ev.args.get("prev_rank")
-    ref.chong.append({"seat": seat, "sets": [], "awaiting": False, "done": False,
-                      "prev": prev if isinstance(prev, int) and not isinstance(prev, bool) else None})
-    if not s.chongdian_needs_revolution and len(ref.chong) >= s.void_at:
+    ref.chong.declared.append(Chong(seat, prev if isinstance(prev, int) and not isinstance(prev, bool) else None))
+    if not s.chongdian_needs_revolution and len(ref.chong.declared) >= s.void_at:
         ref.phase = Phase.VOID                               # 002:48: three 冲点 → redeal
     return []
 
@@ -287,7 +287,7 @@ def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """有头/无头/要头 of the 对门 of a 革命 or 冲点 seat (004:9; 002:49-50)."""
     seat = ev.seat
     opp = _opp(seat)
-    chong = next((c for c in ref.chong if c["seat"] == opp), None)
+    chong = next((c for c in ref.chong.declared if c.seat == opp), None)
     if opp not in ref.revolts and chong is None:
         return [Fault("gouji.head_choice_not_allowed", {"seat": seat, "what": ev.what})]
     if ev.what == "yaotou" and chong is not None:

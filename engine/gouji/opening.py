@@ -12,6 +12,7 @@ from ..cards import Card
 from ..events import DealEvent, HandEvent
 from ..referee import DealReferee
 from ..verdict import Fault
+from .chongdian import ChongdianState
 from .hands import Hand
 from .settings import GoujiSettings
 from .shapes import THREE
@@ -45,7 +46,7 @@ class DealOpening:
     active: set[int]
     fixed: dict[int, int]
     revolts: list[int]
-    chong: list[dict[str, Any]]
+    chong: ChongdianState
     kaidian: set[int]
     hands_known: bool
 
@@ -83,7 +84,7 @@ class DealOpening:
 
     def _start_play(self) -> list[Fault]:
         faults: list[Fault] = []
-        chong_seats = {c["seat"] for c in self.chong}
+        chong_seats = {c.seat for c in self.chong.declared}
         for seat, hand in enumerate(self.hands):
             if hand is None:
                 continue
@@ -98,6 +99,6 @@ class DealOpening:
                 self.fixed[c] = 3
                 self.kaidian.add(_opp(c))
                 self.active.discard(c)
-        self.phase = Phase.CHONGDIAN if self.chong else Phase.PLAY
+        self.phase = Phase.CHONGDIAN if self.chong.declared else Phase.PLAY
         self.hands_known = all(h is not None for h in self.hands)
         return faults

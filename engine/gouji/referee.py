@@ -39,6 +39,7 @@ from ..verdict import Fault
 from . import chongdian, declares, view
 from .burning import Burn, BurnState
 from .checks import PlayChecks
+from .chongdian import ChongdianState
 from .hands import Hand
 from .opening import DealOpening
 from .outs import SeatsOut
@@ -77,12 +78,10 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.zhashao: list[int] = []
         self.fixed: dict[int, int] = {}
         self.revolts: list[int] = []
-        self.chong: list[dict[str, Any]] = []
-        self.chong_at = 0
+        self.chong = ChongdianState()
         self.kaidian: set[int] = set()
         self.rendian: set[int] = set()
         self.no_kaidian: set[int] = set()
-        self.chong_out: set[int] = set()
         self.xuandian: set[int] = set()
         self.kangong: dict[int, str] = {}
         self.head: dict[int, str] = {}

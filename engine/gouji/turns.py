@@ -6,7 +6,7 @@ referee (:mod:`.referee`; ``self`` is the referee); it changes only the passes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from . import chongdian
@@ -16,6 +16,7 @@ from .table import opp as _opp
 
 if TYPE_CHECKING:
     from .burning import BurnState
+    from .chongdian import ChongdianState
     from .settings import GoujiSettings
 
 
@@ -36,8 +37,7 @@ class TurnOrder:
     burning: BurnState
     luanchan: bool
     revolts: list[int]
-    chong: list[dict[str, Any]]
-    chong_out: set[int]
+    chong: ChongdianState
     head: dict[int, str]
     yaotou_left: dict[int, int]
     kaidian: set[int]
@@ -61,7 +61,7 @@ class TurnOrder:
         """革命 seats without 冲点: out of play once play starts (004:13)."""
         if self.phase != Phase.PREP or not self.revolts:
             return set()
-        return set(self.revolts) - {c["seat"] for c in self.chong}
+        return set(self.revolts) - {c.seat for c in self.chong.declared}
 
     def _next_active(self, seat: int) -> int | None:
         s = seat
@@ -140,7 +140,7 @@ class TurnOrder:
         if head == "youtou":
             return False
         opp = _opp(seat)
-        if opp in self.revolts or opp in self.chong_out:
+        if opp in self.revolts or opp in self.chong.out:
             return True        # 对家革命可选无头 (004:9), 002:49; default 无头 (decision D15)
         return opp in self.finished
 
@@ -154,8 +154,8 @@ class TurnOrder:
         if (self.luanchan or seat in self.kaidian or seat in self.rendian or seat in self.no_kaidian
                 or len(self.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.finished):
             return False
-        if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong_out and self.is_wutou(seat):
-            chong = next((c for c in self.chong if c["seat"] == _opp(seat)), None)
-            if chong is not None and chong.get("success"):
+        if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong.out and self.is_wutou(seat):
+            chong = next((c for c in self.chong.declared if c.seat == _opp(seat)), None)
+            if chong is not None and chong.success:
                 return False     # 选择无头若对门冲点成功则不能开点 (002:50)
         return True

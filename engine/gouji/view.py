@@ -132,8 +132,8 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
         "men": [{"seat": s, "by": b} for s, b in ref.men],
         "zhashao": list(ref.zhashao),
         "revolution": list(ref.revolts),
-        "chongdian": [{"seat": c["seat"], "sets": [list(x) for x in c["sets"]], "done": c["done"]}
-                      for c in ref.chong],
+        "chongdian": [{"seat": c.seat, "sets": [list(x) for x in c.sets], "done": c.done}
+                      for c in ref.chong.declared],
         "kaidian": sorted(ref.kaidian),
         "rendian": sorted(ref.rendian),
         "xuandian": sorted(ref.xuandian),
