@@ -180,17 +180,17 @@ def _finish_chong(ref: GoujiReferee, c: Chong) -> None:
     if ref.s.chongdian_rules == "yucheng":
         ref.fixed[cseat] = 5 if all_beaten else 3
         if not all_beaten:
-            ref.kaidian.add(cseat)
+            ref.points.kaidian.add(cseat)
         if pure_beat:
-            ref.kaidian.add(opp)
+            ref.points.kaidian.add(opp)
         c.success = not all_beaten
     else:
         success = not all_beaten
         c.success = success
         if success:
-            ref.kaidian.add(cseat)
+            ref.points.kaidian.add(cseat)
         else:
-            ref.kaidian.add(opp)
+            ref.points.kaidian.add(opp)
             ref.no_fours.add(opp)                           # 扔掉4继续游戏 (002:46)
             hand = ref.hands[opp]
             if hand is not None:

@@ -132,7 +132,7 @@ def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     target = ev.args.get("target", _opp(ev.seat))
     if target != _opp(ev.seat):
         return [Fault("gouji.xuandian_target", {"seat": ev.seat, "target": target, "opposite": _opp(ev.seat)})]
-    ref.xuandian.add(ev.seat)
+    ref.points.xuandian.add(ev.seat)
     return []
 
 
@@ -149,7 +149,7 @@ def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
             need = " / ".join(f"{n}×{RANK_CODE[ORDER[r]]}" for r, n in ref.s.kangong_self)
             return [Fault("gouji.kangong_not_allowed", {"seat": ev.seat, "big": big, "small": small,
                                                         "needed": need})]
-    ref.kangong[ev.seat] = scope
+    ref.points.kangong[ev.seat] = scope
     return []
 
 
@@ -168,8 +168,8 @@ def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     facts: dict[str, Any] = {"seat": giver, "target": target, "kind": kind}
     if target is None or target == giver or kind not in KIND_ORDER or not ev.cards:
         return [Fault("gouji.tribute_bad", facts)]
-    shield = ref.kangong.get(giver) or next(
-        (v for m, v in ref.kangong.items() if v == "team" and m % 2 == giver % 2), None)
+    shield = ref.points.kangong.get(giver) or next(
+        (v for m, v in ref.points.kangong.items() if v == "team" and m % 2 == giver % 2), None)
     if shield:                                             # 扛贡 (004:19, 002:41-42)
         return [Fault("gouji.tribute_shielded", {**facts, "scope": shield})]
     rank = KIND_ORDER[kind]
@@ -277,9 +277,9 @@ def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 def _rendian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
-    if ev.seat in ref.kaidian:
+    if ev.seat in ref.points.kaidian:
         return [Fault("gouji.rendian_after_kaidian", {"seat": ev.seat})]
-    ref.rendian.add(ev.seat)
+    ref.points.rendian.add(ev.seat)
     return []
 
 
@@ -316,7 +316,7 @@ def _throw4(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 def _kaidian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """A spoken 开点 claim: confirmed when the plays earned it (004:9), a fault otherwise."""
-    if ev.seat not in ref.kaidian:
+    if ev.seat not in ref.points.kaidian:
         return [Fault("gouji.kaidian_not_earned", {"seat": ev.seat})]
     return []
 

@@ -14,6 +14,7 @@ from ..referee import DealReferee
 from ..verdict import Fault
 from .chongdian import ChongdianState
 from .hands import Hand
+from .points import Points
 from .settings import GoujiSettings
 from .shapes import THREE
 from .table import Phase
@@ -47,7 +48,7 @@ class DealOpening:
     fixed: dict[int, int]
     revolts: list[int]
     chong: ChongdianState
-    kaidian: set[int]
+    points: Points
     hands_known: bool
 
     def opening_faults(self, previous: DealReferee | None) -> list[Fault]:
@@ -97,7 +98,7 @@ class DealOpening:
         for c in self.revolts:
             if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004:13, 004:23)
                 self.fixed[c] = 3
-                self.kaidian.add(_opp(c))
+                self.points.kaidian.add(_opp(c))
                 self.active.discard(c)
         self.phase = Phase.CHONGDIAN if self.chong.declared else Phase.PLAY
         self.hands_known = all(h is not None for h in self.hands)

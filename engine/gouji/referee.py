@@ -43,6 +43,7 @@ from .chongdian import ChongdianState
 from .hands import Hand
 from .opening import DealOpening
 from .outs import SeatsOut
+from .points import Points
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
 from .slips import SlipReadings
@@ -79,11 +80,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.fixed: dict[int, int] = {}
         self.revolts: list[int] = []
         self.chong = ChongdianState()
-        self.kaidian: set[int] = set()
-        self.rendian: set[int] = set()
-        self.no_kaidian: set[int] = set()
-        self.xuandian: set[int] = set()
-        self.kangong: dict[int, str] = {}
+        self.points = Points()
         self.head: dict[int, str] = {}
         self.yaotou_left: dict[int, int] = {}
         self.no_fours: set[int] = set()
@@ -270,7 +267,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             self.burning.current = None
         if shape.base == FOUR and cur is not None and cur.seat == seat and cur.shape.pure \
                 and self._kaidian_open(seat):
-            self.kaidian.add(seat)                      # 开点 (004:9, 004:23-25)
+            self.points.kaidian.add(seat)                      # 开点 (004:9, 004:23-25)
         self.passed = set()
         self.rang = None
         self.burning.declared = []
@@ -350,8 +347,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
                 else:
                     keep.append((s, j))
             self.burning.pending_four = keep
-            if seat not in self.kaidian and self._kaidian_open(seat):
-                self.rendian.add(seat)                 # 认点 (004:9)
+            if seat not in self.points.kaidian and self._kaidian_open(seat):
+                self.points.rendian.add(seat)                 # 认点 (004:9)
         if final:
             if self.burning.current is not None and self.burning.current.seat == seat:
                 self.burning.done.append((seat, self.burning.current.target))   # 烧牌成功 (004:25-27, 002:11)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from . import chongdian
+from .points import Points
 from .shapes import Shape
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
@@ -40,9 +41,7 @@ class TurnOrder:
     chong: ChongdianState
     head: dict[int, str]
     yaotou_left: dict[int, int]
-    kaidian: set[int]
-    rendian: set[int]
-    no_kaidian: set[int]
+    points: Points
 
     def to_lead(self) -> int | None:
         """Who leads when the current play stands: its player, or the next seat in play after a
@@ -151,7 +150,7 @@ class TurnOrder:
 
     def _kaidian_open(self, seat: int) -> bool:
         """开点 still possible for ``seat`` (004:9, 004:23-25; 002:50)."""
-        if (self.luanchan or seat in self.kaidian or seat in self.rendian or seat in self.no_kaidian
+        if (self.luanchan or seat in self.points.kaidian or seat in self.points.rendian or seat in self.points.no_kaidian
                 or len(self.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.finished):
             return False
         if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong.out and self.is_wutou(seat):

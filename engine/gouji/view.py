@@ -36,7 +36,7 @@ def order(ref: GoujiReferee) -> list[int | None]:
 
 
 def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
-    return tributes(ref.s, xuandian=ref.xuandian, kaidian=ref.kaidian, burns=ref.burning.done,
+    return tributes(ref.s, xuandian=ref.points.xuandian, kaidian=ref.points.kaidian, burns=ref.burning.done,
                     men=ref.men, order=order(ref), complete=ref.phase == Phase.OVER, chuan=ref.chuan)
 
 
@@ -50,7 +50,7 @@ def summary(ref: GoujiReferee) -> dict[str, Any]:
     out: dict[str, Any] = {
         "order": top,
         "slots": slots,
-        "kaidian": sorted(ref.kaidian),
+        "kaidian": sorted(ref.points.kaidian),
         "tributes": tributes_owed(ref),
         "complete": ref.phase == Phase.OVER,
     }
@@ -134,10 +134,10 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
         "revolution": list(ref.revolts),
         "chongdian": [{"seat": c.seat, "sets": [list(x) for x in c.sets], "done": c.done}
                       for c in ref.chong.declared],
-        "kaidian": sorted(ref.kaidian),
-        "rendian": sorted(ref.rendian),
-        "xuandian": sorted(ref.xuandian),
-        "kangong": {str(k): v for k, v in ref.kangong.items()},
+        "kaidian": sorted(ref.points.kaidian),
+        "rendian": sorted(ref.points.rendian),
+        "xuandian": sorted(ref.points.xuandian),
+        "kangong": {str(k): v for k, v in ref.points.kangong.items()},
         "wutou": [s for s in range(SEATS) if s in ref.active and ref.is_wutou(s)],
         "tributes": tributes_owed(ref),
         "burns": [{"seat": s, "target": t} for s, t in ref.burning.done],
