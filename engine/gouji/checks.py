@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card
 from ..verdict import Fault
 from .burning import BurnState, burn_fault, priority
+from .outs import Progress
 from .shapes import FOUR, THREE, Shape, ShapeError, beats, parse_shape
 from .table import BEAT_CODES, Current, Phase, opp
 
@@ -28,12 +29,11 @@ class PlayChecks:
     phase: Phase
     hands: list[Hand | None]
     counts: list[int | None]
-    active: set[int]
+    progress: Progress
     passed: set[int]
     no_fours: set[int]
     cur: Current | None
     burning: BurnState
-    luanchan: bool
     daluo: int | None
     unseen: bool
     unseen_burn: bool
@@ -46,7 +46,7 @@ class PlayChecks:
     def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
         """The fault a play would have now, without playing it (for simulators and UIs).
         Covers normal play (not the 冲点 phase nor proofs by later events)."""
-        if self.phase in (Phase.OVER, Phase.VOID) or seat not in self.active:
+        if self.phase in (Phase.OVER, Phase.VOID) or seat not in self.progress.active:
             return Fault("play.after_out", {"seat": seat})
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
@@ -102,7 +102,7 @@ class PlayChecks:
             lead = self.to_lead()
             if seat != lead:
                 return "lead", Fault("gouji.not_your_lead", {"seat": seat, "leader": lead}), False, False
-        if owner not in self.active and seat == self.to_lead():
+        if owner not in self.progress.active and seat == self.to_lead():
             kind, fault, burning, _ = self._check_answer(seat, shape, cur)
             if fault is None:
                 return kind, None, burning, False
@@ -125,7 +125,7 @@ class PlayChecks:
         if not cur.restricted:
             if seat in self.passed:
                 return "answer", Fault("gouji.passed_already", facts), False, False   # 004:23 过牌
-        elif seat == opp(owner) and seat in self.active:
+        elif seat == opp(owner) and seat in self.progress.active:
             if self.burning.declared:                                  # 004:23 烧牌优先
                 return "answer", Fault("gouji.burn_first", {**facts, "burner": self.burning.declared[0]}), False, False
         elif self.is_wutou(seat):                   # 无头 may beat any 够级 (004:9; 002:49)
@@ -137,8 +137,8 @@ class PlayChecks:
             holds_four: bool | None = None
             if hand is not None:
                 holds_four = hand.count(FOUR) > 0
-            found = burn_fault(self.s, seat=seat, owner=owner, luanchan=self.luanchan,
-                               owner_active=owner in self.active, passed=seat in self.passed,
+            found = burn_fault(self.s, seat=seat, owner=owner, luanchan=self.progress.luanchan,
+                               owner_active=owner in self.progress.active, passed=seat in self.passed,
                                closed=self.burning.closed, seat_wutou=self.is_wutou(seat),
                                owner_wutou=self.is_wutou(owner), holds_four=holds_four)
             if found is not None:

@@ -178,7 +178,7 @@ def _finish_chong(ref: GoujiReferee, c: Chong) -> None:
     all_beaten = all(b for b, _ in sets)
     pure_beat = any(b and p for b, p in sets)
     if ref.s.chongdian_rules == "yucheng":
-        ref.fixed[cseat] = 5 if all_beaten else 3
+        ref.progress.fixed[cseat] = 5 if all_beaten else 3
         if not all_beaten:
             ref.points.kaidian.add(cseat)
         if pure_beat:
@@ -205,17 +205,17 @@ def _finish_chong(ref: GoujiReferee, c: Chong) -> None:
                 ref.counts[opp] = None
         done = [x for x in ref.chong.declared if x.done and x is not c]
         if not done:
-            ref.fixed[cseat] = 3
+            ref.progress.fixed[cseat] = 3
         else:
             other = done[0]
             better = success and not other.success
             if success == other.success and c.prev is not None and other.prev is not None:
                 better = c.prev < other.prev
             if better:
-                ref.fixed[cseat], ref.fixed[other.seat] = 3, 4    # 002:47 小拉
+                ref.progress.fixed[cseat], ref.progress.fixed[other.seat] = 3, 4    # 002:47 小拉
             else:
-                ref.fixed[cseat] = 4
-    ref.active.discard(cseat)
+                ref.progress.fixed[cseat] = 4
+    ref.progress.active.discard(cseat)
     ref.chong.out.add(cseat)
     if ref.hands[cseat] is not None:
         ref.counts[cseat] = 0

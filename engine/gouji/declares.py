@@ -249,8 +249,8 @@ def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
         return [Fault("gouji.burn_opposite", {"seat": seat, "target": cur.seat})]
     hand = ref.hands[seat]
     holds_four = None if hand is None else _count(hand, FOUR) > 0
-    found = burn_fault(ref.s, seat=seat, owner=cur.seat, luanchan=ref.luanchan,
-                       owner_active=cur.seat in ref.active, passed=seat in ref.passed,
+    found = burn_fault(ref.s, seat=seat, owner=cur.seat, luanchan=ref.progress.luanchan,
+                       owner_active=cur.seat in ref.progress.active, passed=seat in ref.passed,
                        closed=ref.burning.closed, seat_wutou=ref.is_wutou(seat),
                        owner_wutou=ref.is_wutou(cur.seat), holds_four=holds_four)
     if found is not None:
@@ -264,9 +264,9 @@ def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """让牌: on the 对门's non-够级 play, let the next two seats go first (004:25)."""
     seat = ev.seat
     cur = ref.cur
-    if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.luanchan
-            or seat not in ref.active or seat in ref.passed):
-        if (cur is not None and not ref.luanchan and seat in ref.active and ref.hands[seat] is None
+    if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.progress.luanchan
+            or seat not in ref.progress.active or seat in ref.passed):
+        if (cur is not None and not ref.progress.luanchan and seat in ref.progress.active and ref.hands[seat] is None
                 and ref.hands[_opp(seat)] is None):
             # flagged once; a play of the 对门 was not seen (D30): the next play answers it
             ref.rang = seat
@@ -326,7 +326,7 @@ def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     count = ref.counts[seat]
     if count is not None and count > 0:
         return [Fault("gouji.out_with_cards", {"seat": seat, "left": count})]
-    if seat not in ref.active:
+    if seat not in ref.progress.active:
         return []
     ref.finish(seat)
     return []

@@ -14,6 +14,7 @@ from ..referee import DealReferee
 from ..verdict import Fault
 from .chongdian import ChongdianState
 from .hands import Hand
+from .outs import Progress
 from .points import Points
 from .settings import GoujiSettings
 from .shapes import THREE
@@ -44,8 +45,7 @@ class DealOpening:
     eaten: list[list[Card]]
     sizes: tuple[int, ...] | None
     counts: list[int | None]
-    active: set[int]
-    fixed: dict[int, int]
+    progress: Progress
     revolts: list[int]
     chong: ChongdianState
     points: Points
@@ -97,9 +97,9 @@ class DealOpening:
             self.counts[seat] = n
         for c in self.revolts:
             if c not in chong_seats:       # 革命 without 冲点: 四科, 对门 开点 (004:13, 004:23)
-                self.fixed[c] = 3
+                self.progress.fixed[c] = 3
                 self.points.kaidian.add(_opp(c))
-                self.active.discard(c)
+                self.progress.active.discard(c)
         self.phase = Phase.CHONGDIAN if self.chong.declared else Phase.PLAY
         self.hands_known = all(h is not None for h in self.hands)
         return faults

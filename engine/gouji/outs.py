@@ -6,15 +6,34 @@ referee).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from .shapes import Shape
-from .table import Current, Phase
+from .table import SEATS, Current, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
     from .settings import GoujiSettings
+
+
+@dataclass
+class Progress:
+    """Who is still in play and how the others left: 走科 order, 闷 (seat, by), 诈烧, the
+    places fixed by 冲点 / 革命, 四户乱缠 and 串三户, the seats whose last play was beaten
+    (seat -> (event, by): 闷 presumed, D14) and those that went out on a 3 without a hand
+    (seat -> event: proven wrong should they play again)."""
+
+    active: set[int] = field(default_factory=lambda: set(range(SEATS)))
+    finished: list[int] = field(default_factory=list)
+    men: list[tuple[int, int]] = field(default_factory=list)
+    zhashao: list[int] = field(default_factory=list)
+    fixed: dict[int, int] = field(default_factory=dict)
+    luanchan: bool = False
+    chuan: bool = False
+    beaten: dict[int, tuple[int, int]] = field(default_factory=dict)
+    three_i: dict[int, int] = field(default_factory=dict)
 
 
 class SeatsOut:
@@ -25,15 +44,8 @@ class SeatsOut:
     phase: Phase
     hands: list[Hand | None]
     counts: list[int | None]
-    active: set[int]
-    finished: list[int]
-    men: list[tuple[int, int]]
-    zhashao: list[int]
-    beaten: dict[int, tuple[int, int]]
-    three_i: dict[int, int]
+    progress: Progress
     cur: Current | None
-    luanchan: bool
-    chuan: bool
 
     if TYPE_CHECKING:
         def to_lead(self) -> int | None: ...
@@ -43,18 +55,18 @@ class SeatsOut:
     def _presumed_out(self, seat: int) -> bool:
         """``seat`` is out by what the plays suggested, not by what its hand shows: 诈烧, or 闷 or
         a last 3 while the count says it holds cards (no ``hand`` of it known)."""
-        if self.hands[seat] is not None or seat in self.active:
+        if self.hands[seat] is not None or seat in self.progress.active:
             return False
-        if seat in self.zhashao:
+        if seat in self.progress.zhashao:
             return True
         held = (self.counts[seat] or 0) > 0
-        return held and (seat in self.finished or any(m == seat for m, _ in self.men))
+        return held and (seat in self.progress.finished or any(m == seat for m, _ in self.progress.men))
 
     def _reopen(self, seat: int) -> bool:
         """A seat plays after the deal ended.  Seats put out by a 3 while the count said they
         held more (O3: a play presumed unseen), and ``seat`` if it was presumed out, were not out
         after all: they are in play again and the deal goes on.  False when there is none."""
-        seats = [s for s in self.three_i if self.hands[s] is None and (self.counts[s] or 0) > 0]
+        seats = [s for s in self.progress.three_i if self.hands[s] is None and (self.counts[s] or 0) > 0]
         if self._presumed_out(seat) and seat not in seats:
             seats.append(seat)
         if not seats:
@@ -65,17 +77,17 @@ class SeatsOut:
 
     def _back_in_play(self, seat: int) -> None:
         """Undo a presumed 诈烧, 闷 or going out of ``seat``: it is in play again."""
-        if seat in self.zhashao:
-            self.zhashao.remove(seat)
-        if seat in self.finished:
-            self.finished.remove(seat)
-        self.three_i.pop(seat, None)
-        self.men = [(m, by) for m, by in self.men if m != seat]
-        self.active.add(seat)
+        if seat in self.progress.zhashao:
+            self.progress.zhashao.remove(seat)
+        if seat in self.progress.finished:
+            self.progress.finished.remove(seat)
+        self.progress.three_i.pop(seat, None)
+        self.progress.men = [(m, by) for m, by in self.progress.men if m != seat]
+        self.progress.active.add(seat)
         if self.phase == Phase.OVER:
             self.phase = Phase.PLAY
-        self.luanchan = len(self.active) <= self.s.luanchan_at
-        self.chuan = False
+        self.progress.luanchan = len(self.progress.active) <= self.s.luanchan_at
+        self.progress.chuan = False
         self._progress()
 
     def _presume_men(self, seat: int, shape: Shape, final: bool) -> tuple[str, bool, bool] | None:
@@ -86,12 +98,12 @@ class SeatsOut:
         while True:
             cur = self.cur
             lead = self.to_lead()
-            if (lead is None or lead == seat or self.counts[lead] is not None or lead not in self.beaten
-                    or (cur is not None and cur.seat in self.active)):
+            if (lead is None or lead == seat or self.counts[lead] is not None or lead not in self.progress.beaten
+                    or (cur is not None and cur.seat in self.progress.active)):
                 break
-            placed.append((lead, self.beaten.pop(lead)))
-            self.men.append((lead, placed[-1][1][1]))
-            self.active.discard(lead)
+            placed.append((lead, self.progress.beaten.pop(lead)))
+            self.progress.men.append((lead, placed[-1][1][1]))
+            self.progress.active.discard(lead)
         if not placed:
             return None
         kind, fault, burning, zhashao = self._classify(seat, shape, final)
@@ -99,31 +111,31 @@ class SeatsOut:
             self._progress()
             return kind, burning, zhashao
         for lead, beat in reversed(placed):
-            self.men.pop()
-            self.active.add(lead)
-            self.beaten[lead] = beat
+            self.progress.men.pop()
+            self.progress.active.add(lead)
+            self.progress.beaten[lead] = beat
         return None
 
     def _place_men(self, seat: int, by: int) -> None:
-        self.men.append((seat, by))
-        self.active.discard(seat)
+        self.progress.men.append((seat, by))
+        self.progress.active.discard(seat)
         self._progress()
 
     def finish(self, seat: int) -> None:
         """A seat went out without a visible last play (``declare out``)."""
-        if seat in self.active:
-            self.active.discard(seat)
-            self.finished.append(seat)
+        if seat in self.progress.active:
+            self.progress.active.discard(seat)
+            self.progress.finished.append(seat)
             self._progress()
 
     def _progress(self) -> None:
-        if len(self.active) <= self.s.luanchan_at and self.phase in (Phase.PLAY, Phase.CHONGDIAN):
-            self.luanchan = True                      # 四户乱缠 (004:9-11, 004:27)
+        if len(self.progress.active) <= self.s.luanchan_at and self.phase in (Phase.PLAY, Phase.CHONGDIAN):
+            self.progress.luanchan = True                      # 四户乱缠 (004:9-11, 004:27)
         order = self.order()
         top = order[:3]
         if all(s is not None for s in top) and len({s % 2 for s in top}) == 1:   # type: ignore[operator]
-            self.chuan = True                         # 串三户 / 圈三户 (004:13)
+            self.progress.chuan = True                         # 串三户 / 圈三户 (004:13)
             if self.s.chuan:
                 self.phase = Phase.OVER
-        if len(self.active) <= 1:
+        if len(self.progress.active) <= 1:
             self.phase = Phase.OVER

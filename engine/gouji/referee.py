@@ -42,7 +42,7 @@ from .checks import PlayChecks
 from .chongdian import ChongdianState
 from .hands import Hand
 from .opening import DealOpening
-from .outs import SeatsOut
+from .outs import Progress, SeatsOut
 from .points import Points
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
@@ -73,11 +73,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.played = [0] * SEATS
         self._returned: tuple[Card, ...] = ()
         self.phase: Phase = Phase.PREP
-        self.active: set[int] = set(range(SEATS))
-        self.finished: list[int] = []
-        self.men: list[tuple[int, int]] = []
-        self.zhashao: list[int] = []
-        self.fixed: dict[int, int] = {}
+        self.progress = Progress()
         self.revolts: list[int] = []
         self.chong = ChongdianState()
         self.points = Points()
@@ -86,8 +82,6 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.no_fours: set[int] = set()
         self.thrown: dict[int, tuple[str, int | None]] = {}
         self.burning = BurnState()
-        self.luanchan = False
-        self.chuan = False
         self.prep_stage = -1
         self.tribute_stage = -1
         self.cur: Current | None = None
@@ -95,8 +89,6 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.cur_passes: set[int] = set()
         self.last_actor: int | None = None
         self.rang: int | None = None
-        self.beaten: dict[int, tuple[int, int]] = {}
-        self.three_i: dict[int, int] = {}
         #: observation faults found while judging the current event (docs/rules/observation.md)
         self.pending_observe: list[Fault] = []
         #: the deal as it would be in other readings of the last faulted play: it stood
@@ -150,24 +142,24 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     # ------------------------------------------------------------------ plays
     def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         faults: list[Fault] = []
-        j = self.three_i.pop(seat, None)
-        if j is not None and seat in self.finished:         # a 3 that was not the last play
+        j = self.progress.three_i.pop(seat, None)
+        if j is not None and seat in self.progress.finished:         # a 3 that was not the last play
             faults.append(Fault("gouji.three_not_last", {"seat": seat}, j, i))
-            self.finished.remove(seat)
-            self.active.add(seat)
+            self.progress.finished.remove(seat)
+            self.progress.active.add(seat)
             if self.phase == Phase.OVER:
                 self.phase = Phase.PLAY
-            self.luanchan = len(self.active) <= self.s.luanchan_at      # undo what that 3 started
-            self.chuan = False
+            self.progress.luanchan = len(self.progress.active) <= self.s.luanchan_at      # undo what that 3 started
+            self.progress.chuan = False
             self._progress()
         if self.phase == Phase.VOID:
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
-        if self.phase == Phase.OVER and (seat in self.active or self._presumed_out(seat)) and self._reopen(seat):
+        if self.phase == Phase.OVER and (seat in self.progress.active or self._presumed_out(seat)) and self._reopen(seat):
             pass        # the deal ended on a seat presumed out, and play goes on (D30)
         elif self.phase == Phase.OVER:
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]
-        if seat not in self.active:
-            if any(m == seat for m, _ in self.men):
+        if seat not in self.progress.active:
+            if any(m == seat for m, _ in self.progress.men):
                 code = "gouji.men_out"
             elif seat in self.revolts:
                 return [*faults, Fault("gouji.revolution_out", {"seat": seat})]
@@ -247,8 +239,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
                         self._alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
-        if kind == "lead" and shape.base == THREE and seat in self.beaten:
-            by_i, by = self.beaten.pop(seat)               # 闷, proven by this 3 (004:5-7, 002:16)
+        if kind == "lead" and shape.base == THREE and seat in self.progress.beaten:
+            by_i, by = self.progress.beaten.pop(seat)               # 闷, proven by this 3 (004:5-7, 002:16)
             self._place_men(seat, by)
             return [*faults, Fault("gouji.men_out", {"seat": seat, "by": by}), *start]
         if kind == "lead":
@@ -275,9 +267,9 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.last_actor = seat
         self._set_cur(i, seat, shape, cards)
         faults = self._after_play(i, seat, shape, cards, final)
-        if zhashao and seat in self.active:
-            self.zhashao.append(seat)                   # 诈烧 (002:13, 002:18)
-            self.active.discard(seat)
+        if zhashao and seat in self.progress.active:
+            self.progress.zhashao.append(seat)                   # 诈烧 (002:13, 002:18)
+            self.progress.active.discard(seat)
             self.burning.current = None
             self._progress()
         return faults
@@ -302,7 +294,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             self.burning.current = Burn(seat, owner, i)
             if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.burning.fours_played):
                 self.burning.pending_four.append((seat, i))
-        if owner in self.active:
+        if owner in self.progress.active:
             hand = self.hands[owner]
             if hand is not None:
                 men = hand.only(THREE)
@@ -311,7 +303,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             if men:
                 self._place_men(owner, seat)           # 闷 (004:5-7, 004:27; 002:16)
             else:
-                self.beaten[owner] = (i, seat)
+                self.progress.beaten[owner] = (i, seat)
         self.last_actor = seat
         self.burning.declared = []
         self._set_cur(i, seat, shape, cards)
@@ -338,7 +330,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
         faults: list[Fault] = []
         self.take(seat, cards, shape)
-        self.beaten.pop(seat, None)
+        self.progress.beaten.pop(seat, None)
         if shape.base == FOUR:
             keep = []
             for s, j in self.burning.pending_four:
@@ -353,11 +345,11 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             if self.burning.current is not None and self.burning.current.seat == seat:
                 self.burning.done.append((seat, self.burning.current.target))   # 烧牌成功 (004:25-27, 002:11)
                 self.burning.current = None
-            self.active.discard(seat)
-            self.finished.append(seat)
+            self.progress.active.discard(seat)
+            self.progress.finished.append(seat)
             left = self.counts[seat]
             if self.hands[seat] is None and shape.base == THREE and (left is None or left > 0):
-                self.three_i[seat] = i
+                self.progress.three_i[seat] = i
             self._progress()
         return faults
 

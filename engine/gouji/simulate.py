@@ -306,10 +306,10 @@ class _Sim:
                     s = (s + 1) % SEATS
                     if s == cur.seat:
                         break
-                    if s not in ref.active:
+                    if s not in ref.progress.active:
                         continue
                     if (ref.s.rangpai and cur.seat == (s + 3) % SEATS and not cur.restricted
-                            and not ref.luanchan and s not in ref.passed and ref.rang is None
+                            and not ref.progress.luanchan and s not in ref.passed and ref.rang is None
                             and rng.random() < 0.08):
                         self._emit(DeclareEvent(seat=s, what="rangpai"))     # 让牌 (004:25)
                         continue
@@ -322,7 +322,7 @@ class _Sim:
                 continue
             leader = ref.to_lead()
             if leader is None:
-                leader = next(iter(ref.active))
+                leader = next(iter(ref.progress.active))
             for play in self._leads(leader) + [self._fallback(leader)]:
                 if self._ok(leader, play):
                     self._emit(PlayEvent(seat=leader, cards=tuple(play)))

@@ -19,6 +19,7 @@ from ..cards import Card, parse_card
 from ..events import AnyEvent, PlayEvent
 from ..verdict import Fault
 from .burning import Burn, BurnState
+from .outs import Progress
 from .shapes import ORDER, TWO, Shape, parse_shape
 from .table import BEAT_CODES, Phase
 
@@ -41,7 +42,7 @@ class SlipReadings:
     min_table: tuple[int, ...]
     phase: Phase
     hands: list[Hand | None]
-    active: set[int]
+    progress: Progress
     cur: Current | None
     burning: BurnState
     _returned: tuple[Card, ...]
@@ -203,7 +204,7 @@ class SlipReadings:
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
         """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
         holders = [s for s, hand in enumerate(self.hands)
-                   if s != seat and hand is not None and s in self.active and not hand.missing(cards)]
+                   if s != seat and hand is not None and s in self.progress.active and not hand.missing(cards)]
         if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
             return None
         return holders[0]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from . import chongdian
+from .outs import Progress
 from .points import Points
 from .shapes import Shape
 from .table import SEATS, Current, Phase
@@ -28,15 +29,13 @@ class TurnOrder:
     s: GoujiSettings
     phase: Phase
     leader: int | None
-    active: set[int]
-    finished: list[int]
+    progress: Progress
     passed: set[int]
     cur_passes: set[int]
     last_actor: int | None
     rang: int | None
     cur: Current | None
     burning: BurnState
-    luanchan: bool
     revolts: list[int]
     chong: ChongdianState
     head: dict[int, str]
@@ -49,10 +48,10 @@ class TurnOrder:
         cur = self.cur
         if cur is None:
             lead = self.leader
-            if lead is None or (lead in self.active and lead not in self._leaving()):
+            if lead is None or (lead in self.progress.active and lead not in self._leaving()):
                 return lead
             return self._next_active(lead)
-        if cur.seat in self.active:
+        if cur.seat in self.progress.active:
             return cur.seat
         return self._next_active(cur.seat)
 
@@ -67,7 +66,7 @@ class TurnOrder:
         leaving = self._leaving()
         for _ in range(SEATS):
             s = (s + 1) % SEATS
-            if s in self.active and s not in leaving:
+            if s in self.progress.active and s not in leaving:
                 return s
         return None
 
@@ -79,10 +78,10 @@ class TurnOrder:
             opp = _opp(cur.seat)
             if opp in self.cur_passes:
                 return True
-            if opp not in self.active:      # 死够级 / 有头 without 对门: stands unless burned
-                return all(s in self.cur_passes for s in self.active if s != cur.seat)
+            if opp not in self.progress.active:      # 死够级 / 有头 without 对门: stands unless burned
+                return all(s in self.cur_passes for s in self.progress.active if s != cur.seat)
             return False
-        return all(s in self.passed for s in self.active if s != cur.seat)
+        return all(s in self.passed for s in self.progress.active if s != cur.seat)
 
     def _skipped(self, seat: int) -> list[int]:
         cur = self.cur
@@ -91,7 +90,7 @@ class TurnOrder:
         out = []
         s = (start + 1) % SEATS
         while s != seat and s != start:
-            if s in self.active and s not in self.passed and s != cur.seat:
+            if s in self.progress.active and s not in self.passed and s != cur.seat:
                 out.append(s)
             s = (s + 1) % SEATS
         return out
@@ -105,7 +104,7 @@ class TurnOrder:
             self.passed.add(self.rang)
 
     def _pass(self, i: int, seat: int) -> list[Fault]:
-        if self.phase in (Phase.OVER, Phase.VOID, Phase.PREP) or seat not in self.active:
+        if self.phase in (Phase.OVER, Phase.VOID, Phase.PREP) or seat not in self.progress.active:
             return []
         if self.phase == Phase.CHONGDIAN:
             chongdian.chong_pass(self, i, seat)
@@ -129,7 +128,7 @@ class TurnOrder:
     def is_wutou(self, seat: int) -> bool:
         """无头: in 四户乱缠 everyone (004:9, 004:23); a seat whose 对门 went out (走科) before;
         one that chose 无头, or used up its 要头 死够级 (004:9)."""
-        if self.luanchan:
+        if self.progress.luanchan:
             return True
         head = self.head.get(seat)
         if head == "wutou":
@@ -141,17 +140,17 @@ class TurnOrder:
         opp = _opp(seat)
         if opp in self.revolts or opp in self.chong.out:
             return True        # 对家革命可选无头 (004:9), 002:49; default 无头 (decision D15)
-        return opp in self.finished
+        return opp in self.progress.finished
 
     def _restricted(self, seat: int, shape: Shape) -> bool:
         if self.burning.current is not None and self.burning.current.seat == seat:
             return True
-        return shape.gouji and not self.luanchan and not self.is_wutou(seat)
+        return shape.gouji and not self.progress.luanchan and not self.is_wutou(seat)
 
     def _kaidian_open(self, seat: int) -> bool:
         """开点 still possible for ``seat`` (004:9, 004:23-25; 002:50)."""
-        if (self.luanchan or seat in self.points.kaidian or seat in self.points.rendian or seat in self.points.no_kaidian
-                or len(self.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.finished):
+        if (self.progress.luanchan or seat in self.points.kaidian or seat in self.points.rendian or seat in self.points.no_kaidian
+                or len(self.progress.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.progress.finished):
             return False
         if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong.out and self.is_wutou(seat):
             chong = next((c for c in self.chong.declared if c.seat == _opp(seat)), None)

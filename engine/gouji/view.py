@@ -23,21 +23,21 @@ def _opp(seat: int) -> int:
 
 
 def order(ref: GoujiReferee) -> list[int | None]:
-    fixed = dict(ref.fixed)
+    fixed = dict(ref.progress.fixed)
     if ref.s.chuan:
         for seat, slot in list(fixed.items()):
             mates = {(seat + 2) % SEATS, (seat + 4) % SEATS}
-            if slot == 3 and set(ref.finished[:2]) == mates:
+            if slot == 3 and set(ref.progress.finished[:2]) == mates:
                 fixed[seat] = 2                   # 革命 counts 三科 (004:13)
-    bottom = list(ref.zhashao) + [m for m, _ in ref.men]
+    bottom = list(ref.progress.zhashao) + [m for m, _ in ref.progress.men]
     complete = ref.phase == Phase.OVER
-    remaining = [s for s in range(SEATS) if s in ref.active]
-    return finishing_order(ref.finished, bottom, fixed, remaining, complete)
+    remaining = [s for s in range(SEATS) if s in ref.progress.active]
+    return finishing_order(ref.progress.finished, bottom, fixed, remaining, complete)
 
 
 def tributes_owed(ref: GoujiReferee) -> list[dict[str, Any]]:
     return tributes(ref.s, xuandian=ref.points.xuandian, kaidian=ref.points.kaidian, burns=ref.burning.done,
-                    men=ref.men, order=order(ref), complete=ref.phase == Phase.OVER, chuan=ref.chuan)
+                    men=ref.progress.men, order=order(ref), complete=ref.phase == Phase.OVER, chuan=ref.progress.chuan)
 
 
 def summary(ref: GoujiReferee) -> dict[str, Any]:
@@ -56,15 +56,15 @@ def summary(ref: GoujiReferee) -> dict[str, Any]:
     }
     if ref.phase == Phase.VOID:
         out["void"] = True
-    if ref.men:
-        out["men"] = [{"seat": s, "by": b} for s, b in ref.men]
-    if ref.zhashao:
-        out["zhashao"] = list(ref.zhashao)
+    if ref.progress.men:
+        out["men"] = [{"seat": s, "by": b} for s, b in ref.progress.men]
+    if ref.progress.zhashao:
+        out["zhashao"] = list(ref.progress.zhashao)
     if ref.burning.done:
         out["burns"] = [{"seat": s, "target": t} for s, t in ref.burning.done]
     if ref.revolts:
         out["revolution"] = list(ref.revolts)
-    if ref.chuan:
+    if ref.progress.chuan:
         out["chuan"] = True
     out["places"] = {str(seat): ref.s.place_names[x] for x, seat in enumerate(slots) if seat is not None}
     return out
@@ -76,7 +76,7 @@ def may_answer(ref: GoujiReferee) -> list[int]:
         return []
     out = []
     for s in range(SEATS):
-        if s == cur.seat or s not in ref.active:
+        if s == cur.seat or s not in ref.progress.active:
             continue
         if cur.restricted:
             if s == _opp(cur.seat) or (ref.is_wutou(s) and s not in ref.passed):
@@ -113,7 +113,7 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
     return {
         "game": ref.deal.game,
         "phase": str(ref.phase),
-        "luanchan": ref.luanchan,
+        "luanchan": ref.progress.luanchan,
         "to_play": to_play(ref),
         "to_lead": ref.to_lead(),
         "current_play": None if cur is None else {
@@ -126,11 +126,11 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
             "seat": ref.burning.current.seat, "target": ref.burning.current.target, "plays": ref.burning.current.plays},
         "burn_declared": list(ref.burning.declared),
         "rangpai": ref.rang,
-        "finished": list(ref.finished),
+        "finished": list(ref.progress.finished),
         "order": order(ref),
         "place_names": list(ref.s.place_names),
-        "men": [{"seat": s, "by": b} for s, b in ref.men],
-        "zhashao": list(ref.zhashao),
+        "men": [{"seat": s, "by": b} for s, b in ref.progress.men],
+        "zhashao": list(ref.progress.zhashao),
         "revolution": list(ref.revolts),
         "chongdian": [{"seat": c.seat, "sets": [list(x) for x in c.sets], "done": c.done}
                       for c in ref.chong.declared],
@@ -138,7 +138,7 @@ def state(ref: GoujiReferee) -> dict[str, Any]:
         "rendian": sorted(ref.points.rendian),
         "xuandian": sorted(ref.points.xuandian),
         "kangong": {str(k): v for k, v in ref.points.kangong.items()},
-        "wutou": [s for s in range(SEATS) if s in ref.active and ref.is_wutou(s)],
+        "wutou": [s for s in range(SEATS) if s in ref.progress.active and ref.is_wutou(s)],
         "tributes": tributes_owed(ref),
         "burns": [{"seat": s, "target": t} for s, t in ref.burning.done],
         "played": list(ref.played),
