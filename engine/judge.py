@@ -8,11 +8,13 @@ It returns one :class:`Verdict` per log line and one summary per deal.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import registry
+from .cards import Card
 from .decks import SeenCards
 from .eventlog import LogLine, loads_line, parse_line, read_lines
 from .events import (
@@ -46,6 +48,9 @@ class DealRun:
     table: SeenCards | None
     hands: SeenCards | None
     end: int | None = None
+    #: cards of this deal's plays that were flagged: a copy too many of one of them later is
+    #: that flag's slip (a misread card seen again as itself), not a second fault
+    flagged_cards: Counter[Card] = field(default_factory=Counter)
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.deal.game, "i": self.index}
@@ -196,6 +201,9 @@ class Judge:
         pile = run.hands if isinstance(event, HandEvent) else run.table
         if pile is not None and isinstance(event, PlayEvent | BottomEvent | HandEvent):
             overflow = pile.add(event.cards)
+            if overflow is not None and pile is run.table and run.flagged_cards[overflow.card] > 0:
+                run.flagged_cards[overflow.card] -= 1  # explained by the flag on an earlier play of it
+                overflow = None
             if overflow is not None:
                 if overflow.whole_rank:
                     return Fault("deck.too_many_of_rank", {"rank": overflow.card.rank.code,
@@ -214,7 +222,28 @@ class Judge:
             return None                 # a rule fault proven later replaces an observation flag
         verdict = self._verdict(target, fault.at(target, proven_at))
         self.verdicts[target] = verdict
+        self._note_flagged(target)
         return verdict
+
+    def _note_flagged(self, i: int) -> None:
+        """Remember the cards of a play whose flag doubts what was seen (see
+        :attr:`DealRun.flagged_cards`): an observation flag (``observe.*``, and then the plays
+        of a trick's worth before it too), a question, or a fault proven by later cards (a
+        misread card can make a revoke appear).  A fault seen on the play itself is not such
+        a doubt."""
+        run = self.current
+        if run is None:
+            return
+        verdict = self.verdicts.get(i)
+        if verdict is None or verdict.fault is None:
+            return
+        if not (verdict.observation or verdict.confirm or verdict.fault.proven_at is not None):
+            return  # a fault seen on the play itself (jokers not buried …) does not doubt its cards
+        first = max(run.index + 1, i - run.deal.seats - 1) if verdict.observation else i
+        for k in range(first, i + 1):
+            event = self.events.get(k)
+            if isinstance(event, PlayEvent):
+                run.flagged_cards.update(event.cards)
 
     def step(self, i: int, line: LogLine, event: AnyEvent | None, fault: Fault | None = None) -> list[Verdict]:
         """Judge line ``i`` whose effective event is ``event``; returns every verdict set."""
@@ -252,6 +281,8 @@ class Judge:
                 own_done = True
                 self.verdicts[i] = self._verdict(i, f.at(i))
                 changed.append(self.verdicts[i])
+                if not f.code.startswith("deck."):  # its own copy too many explains nothing later
+                    self._note_flagged(i)
             else:
                 v = self._record(f, i)
                 if v is not None:
