@@ -47,7 +47,7 @@ from .points import Points
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
 from .slips import SlipReadings
-from .table import RESYNC_CODES, SEATS, Current, Phase
+from .table import SEATS, Current, Phase
 from .table import opp as _opp
 from .turns import TurnOrder
 
@@ -215,28 +215,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         if fault is not None:
             presumed = self._presume_men(seat, shape, final)
             if presumed is None:
-                if fault.code in RESYNC_CODES and not self._doubt:
-                    # one slip at a time; a 3 the count says is not the last was read wrong
-                    left = self.hands[seat] is None and (self.counts[seat] or 0) > shape.n
-                    if self.hands[seat] is None:     # O5: one card was read wrong
-                        self._alts += (before or self)._misread_alts(i, seat, cards)
-                        cur = self.cur
-                        if cur is not None and cur.seat != seat and kind == "answer":
-                            for as_burn in (False, True)[:1 + burning]:
-                                alt = self._copy()       # ... of the play on the table
-                                alt.unseen, alt.unseen_burn = True, as_burn
-                                alt._play(i, seat, cards)
-                                alt.unseen = alt.unseen_burn = False
-                                alt._misread = cur.cards
-                                self._alts.append(alt)
-                            if fault.code == "gouji.does_not_beat":
-                                # a card of the play on the table may have been read too high:
-                                # its cards no longer count as shown (O9 stays for real doubles)
-                                self._returned = cur.cards
-                    self._alts.append(self._stood(i, seat, shape, cards, final and not left))
-                    burn = self._unseen_burn(seat, shape)
-                    if burn is not None:
-                        self._alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
+                self._keep_readings(i, seat, shape, cards, final, kind == "answer", burning, fault.code, before)
                 return [*faults, fault, *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.progress.beaten:

@@ -21,7 +21,7 @@ from ..verdict import Fault
 from .burning import Burn, BurnState
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, parse_shape
-from .table import BEAT_CODES, Phase
+from .table import BEAT_CODES, RESYNC_CODES, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -269,6 +269,37 @@ class SlipReadings:
             alt._misread = (odd,)
             out.append(alt)
         return out
+
+    def _keep_readings(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool, answer: bool,
+                       burning: bool, code: str, before: Self | None) -> None:
+        """Keep the readings of play ``i``, faulted with ``code`` against the turn order or the
+        table, while the referee goes on as if it was taken back: it stood (O1, within a burn
+        begun by an unseen play, 004:11), a card of it was read wrong (O5; on the deal
+        ``before`` the play during 冲点, O4), or it answered a play on the table read wrong
+        (D30).  One slip at a time: nothing new while no play fits (``_doubt``)."""
+        if code not in RESYNC_CODES or self._doubt:
+            return
+        # one slip at a time; a 3 the count says is not the last was read wrong
+        left = self.hands[seat] is None and (self.counts[seat] or 0) > shape.n
+        if self.hands[seat] is None:     # O5: one card was read wrong
+            self._alts += (before or self)._misread_alts(i, seat, cards)
+            cur = self.cur
+            if cur is not None and cur.seat != seat and answer:
+                for as_burn in (False, True)[:1 + burning]:
+                    alt = self._copy()       # ... of the play on the table
+                    alt.unseen, alt.unseen_burn = True, as_burn
+                    alt._play(i, seat, cards)
+                    alt.unseen = alt.unseen_burn = False
+                    alt._misread = cur.cards
+                    self._alts.append(alt)
+                if code == "gouji.does_not_beat":
+                    # a card of the play on the table may have been read too high:
+                    # its cards no longer count as shown (O9 stays for real doubles)
+                    self._returned = cur.cards
+        self._alts.append(self._stood(i, seat, shape, cards, final and not left))
+        burn = self._unseen_burn(seat, shape)
+        if burn is not None:
+            self._alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                burn: Burn | None = None) -> Self:
