@@ -65,6 +65,13 @@ def render(code: str, facts: Mapping[str, Any], lang: str = "zh") -> str:
     if texts is None:
         detail = ", ".join(f"{k}={v}" for k, v in shown.items())
         return f"{code}" + (f" ({detail})" if detail else "")
+    for key in PHRASE_FACTS:  # a phrase with fields of its own ("only seat {owner} may swap")
+        phrase = shown.get(key)
+        if isinstance(phrase, str) and "{" in phrase:
+            try:
+                shown[key] = phrase.format_map(_Facts({k: v for k, v in shown.items() if k not in PHRASE_FACTS}))
+            except (ValueError, IndexError, AttributeError):
+                pass
     try:
         return texts[lang].format_map(shown)
     except (ValueError, IndexError, AttributeError):
@@ -135,4 +142,18 @@ register_phrases({
     "take and cards must be as many": "拿走与给出的牌须一样多",
     "the pair must join the shown pairs as a run": "这对牌须与亮出的对子连成拖拉机",
     "the 亮主 seat cannot 冲主 itself": "亮主的座位不能自己冲主",
+    "needs {jokers} joker(s)": "须有 {jokers} 张王",
+    "needs a pair (or pairs) of one suit": "须是同一花色的对子",
+    "someone declared a trump this deal": "本局已有人亮主",
+    "a trump is already declared (冲主/粘牌 instead)": "已经有人亮主（应冲主或粘牌）",
+    "nothing to 粘 yet": "还没有可粘的牌",
+    "a trump is already shown (反主 instead)": "已经有人亮主（应反主）",
+    "one or two level cards of one suit": "同一花色的一张或两张级牌",
+    "the 亮主 seat shows two of its one shown card after another's 反主": "别家反主后，亮主的座位又亮出它已亮那张牌的一对",
+    "a pair of level cards, 小王, 大王 or ♥5": "一对级牌、小王、大王或♥5",
+    "the 亮主 has {jokers} jokers": "亮主有 {jokers} 张王",
+    "bad card {card!r} in take": "take 中的牌码 {card!r} 无效",
+    "only seat {owner} (亮主/粘牌) may swap": "只有座位 {owner}（亮主/粘牌）能换底",
+    "{card} is not a plain trump": "{card} 不是普通主牌",
+    "{card} is a trump, not a side card": "{card} 是主牌，不是副牌",
 })

@@ -87,8 +87,9 @@ def _pairs(cards: Sequence[Card]) -> list[Card]:
     return [c for c, n in Counter(cards).items() if not c.is_joker for _ in range(n // 2)]
 
 
-def _bad(what: str, cards: Sequence[Card], why: str) -> Fault:
-    return Fault("shengji.declare_bad_cards", {"what": what, "cards": list(cards), "why": why})
+def _bad(what: str, cards: Sequence[Card], why: str, **facts: object) -> Fault:
+    """``why`` is a phrase of engine/messages.py (its ``{fields}`` filled from ``facts``)."""
+    return Fault("shengji.declare_bad_cards", {"what": what, "cards": list(cards), "why": why, **facts})
 
 
 def _guafeng_show(ev: DeclareEvent, need_jokers: int) -> tuple[Declared | None, Fault | None]:
@@ -96,7 +97,7 @@ def _guafeng_show(ev: DeclareEvent, need_jokers: int) -> tuple[Declared | None, 
     pairs = _pairs(ev.cards)
     suits = {p.suit for p in pairs}
     if jokers < need_jokers:
-        return None, _bad(ev.what, ev.cards, f"needs {need_jokers} joker(s)")
+        return None, _bad(ev.what, ev.cards, "needs {jokers} joker(s)", jokers=need_jokers)
     if not pairs or len(suits) != 1:
         return None, _bad(ev.what, ev.cards, "needs a pair (or pairs) of one suit")
     return Declared(ev.seat, jokers, len(pairs), next(iter(suits)), ev.cards), None
@@ -209,7 +210,7 @@ def _guafeng(i: int, what: str, ev: DeclareEvent, state: DeclareState, order: Tr
         if cur is None or state.liangzhu is None:
             return Fault("guafeng.chongzhu_not_allowed", {"why": "no 亮主 yet"})
         if state.chongzhu_done or cur.jokers != 1:
-            return Fault("guafeng.chongzhu_not_allowed", {"why": f"the 亮主 has {cur.jokers} jokers"})
+            return Fault("guafeng.chongzhu_not_allowed", {"why": "the 亮主 has {jokers} jokers", "jokers": cur.jokers})
         if ev.seat == cur.seat:
             return Fault("guafeng.chongzhu_not_allowed", {"why": "the 亮主 seat cannot 冲主 itself"})
         d, fault = _guafeng_show(ev, 2)
@@ -274,18 +275,18 @@ def _exchange(ev: DeclareEvent, state: DeclareState, order: TrumpOrder) -> Fault
     try:
         take = parse_cards(ev.args.get("take", []))
     except CardCodeError as exc:
-        return Fault("guafeng.exchange_not_allowed", {"why": f"bad card {exc.text!r} in take"})
+        return Fault("guafeng.exchange_not_allowed", {"why": "bad card {card!r} in take", "card": exc.text})
     owner = state.current.seat if state.current is not None else None
     if owner is not None and ev.seat != owner:
-        return Fault("guafeng.exchange_not_allowed", {"why": f"only seat {owner} (亮主/粘牌) may swap"})
+        return Fault("guafeng.exchange_not_allowed", {"why": "only seat {owner} (亮主/粘牌) may swap", "owner": owner})
     if len(take) != len(ev.cards) or not take:
         return Fault("guafeng.exchange_not_allowed", {"why": "take and cards must be as many"})
     for c in take:
         if not order.is_trump(c) or order.is_permanent(c):
-            return Fault("guafeng.exchange_not_allowed", {"why": f"{c.code} is not a plain trump"})
+            return Fault("guafeng.exchange_not_allowed", {"why": "{card} is not a plain trump", "card": c.code})
     for c in ev.cards:
         if order.is_trump(c):
-            return Fault("guafeng.exchange_not_allowed", {"why": f"{c.code} is a trump, not a side card"})
+            return Fault("guafeng.exchange_not_allowed", {"why": "{card} is a trump, not a side card", "card": c.code})
     if sorted(c.rank for c in take) != sorted(c.rank for c in ev.cards):
         return Fault("guafeng.exchange_not_allowed", {"why": "each card given must have the rank of one taken"})
     return None
