@@ -15,6 +15,7 @@ from ..events import DeclareEvent
 from ..verdict import Fault
 from .burning import burn_fault
 from .chongdian import Chong
+from .declare_names import Declare
 from .hands import Hand
 from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO
 from .table import Phase
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from ..cards import Card
     from .referee import GoujiReferee
 
-PREP = frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian"})
+PREP = frozenset({Declare.BUY3, Declare.BUY4, Declare.XUANDIAN, Declare.KANGONG, Declare.TRIBUTE,
+                  Declare.REVOLUTION, Declare.CHONGDIAN})
+KNOWN = frozenset(Declare)
 
 
 def _opp(seat: int) -> int:
@@ -47,9 +50,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     seat = ev.seat
     s = ref.s
     if what not in s.declares:
-        known = {"buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
-                 "youtou", "wutou", "rangpai", "burn", "rendian", "out", "throw4", "kaidian"}
-        code = "gouji.not_in_variant" if what in known else "gouji.unknown_declare"
+        code = "gouji.not_in_variant" if what in KNOWN else "gouji.unknown_declare"
         return [Fault(code, {"seat": seat, "what": what, "game": ref.deal.game})]
     if ref.phase == Phase.VOID:
         return [Fault("gouji.deal_void", {"seat": seat})]
@@ -69,7 +70,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     """买3买4 (004:17-19; 002:20-25)."""
     buyer = ev.seat
-    rank = THREE if ev.what == "buy3" else FOUR
+    rank = THREE if ev.what == Declare.BUY3 else FOUR
     seller = _seat_arg(ev, "from")
     facts: dict[str, Any] = {"seat": buyer, "rank": RANK_CODE[rank], "from": seller}
     if seller is None or seller == buyer:
@@ -290,10 +291,10 @@ def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     chong = next((c for c in ref.chong.declared if c.seat == opp), None)
     if opp not in ref.revolts and chong is None:
         return [Fault("gouji.head_choice_not_allowed", {"seat": seat, "what": ev.what})]
-    if ev.what == "yaotou" and chong is not None:
+    if ev.what == Declare.YAOTOU and chong is not None:
         return [Fault("gouji.head_choice_not_allowed", {"seat": seat, "what": ev.what})]
     ref.head[seat] = ev.what
-    if ev.what == "yaotou":
+    if ev.what == Declare.YAOTOU:
         ref.yaotou_left[seat] = ref.s.yaotou_dead
     return []
 
@@ -333,7 +334,8 @@ def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 _HANDLERS = {
-    "buy3": _buy, "buy4": _buy, "xuandian": _xuandian, "kangong": _kangong, "tribute": _tribute,
-    "revolution": _revolution, "chongdian": _chongdian, "burn": _burn, "rangpai": _rangpai,
-    "rendian": _rendian, "kaidian": _kaidian, "throw4": _throw4, "yaotou": _head, "youtou": _head, "wutou": _head, "out": _out,
+    Declare.BUY3: _buy, Declare.BUY4: _buy, Declare.XUANDIAN: _xuandian, Declare.KANGONG: _kangong,
+    Declare.TRIBUTE: _tribute, Declare.REVOLUTION: _revolution, Declare.CHONGDIAN: _chongdian,
+    Declare.BURN: _burn, Declare.RANGPAI: _rangpai, Declare.RENDIAN: _rendian, Declare.KAIDIAN: _kaidian,
+    Declare.THROW4: _throw4, Declare.YAOTOU: _head, Declare.YOUTOU: _head, Declare.WUTOU: _head, Declare.OUT: _out,
 }

@@ -40,6 +40,7 @@ from . import chongdian, declares, view
 from .burning import Burn, BurnState
 from .checks import PlayChecks
 from .chongdian import ChongdianState
+from .declare_names import Declare
 from .hands import Hand
 from .opening import DealOpening
 from .outs import Progress, SeatsOut
@@ -292,7 +293,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     def _set_cur(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> None:
         self.cur = Current(seat, shape, cards, i, self._restricted(seat, shape))
         self.cur_passes = set()
-        if shape.gouji and self.head.get(seat) == "yaotou":
+        if shape.gouji and self.head.get(seat) == Declare.YAOTOU:
             self.yaotou_left[seat] = self.yaotou_left.get(seat, 0) - 1
 
     def take(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cards import Rank
+from .declare_names import Declare
 
 #: 点贡 table key: (a declared 宣点, b declared 宣点, a opened 开点, b opened 开点)
 #: value: (cards a gives b, cards b gives a).  Written for every key (a/b symmetric).
@@ -118,12 +119,13 @@ class GoujiSettings:
     #: Finishing places as the seed names them (1st..6th).
     place_names: tuple[str, ...] = ("头科", "二科", "三科", "四科", "二落", "大落")
     #: Declares that must come in this order before play (002:52); earlier stage first.
-    prep_stages: tuple[tuple[str, int], ...] = (
-        ("buy3", 0), ("buy4", 0), ("tribute", 1), ("revolution", 2), ("chongdian", 2))
+    prep_stages: tuple[tuple[Declare, int], ...] = (
+        (Declare.BUY3, 0), (Declare.BUY4, 0), (Declare.TRIBUTE, 1), (Declare.REVOLUTION, 2), (Declare.CHONGDIAN, 2))
     #: Accepted declare names for this variant (see module docstring of ``referee``).
-    declares: frozenset[str] = field(default_factory=lambda: frozenset({
-        "buy3", "buy4", "xuandian", "kangong", "tribute", "revolution", "chongdian", "yaotou",
-        "wutou", "rangpai", "burn", "rendian", "kaidian", "out"}))
+    declares: frozenset[Declare] = field(default_factory=lambda: frozenset({
+        Declare.BUY3, Declare.BUY4, Declare.XUANDIAN, Declare.KANGONG, Declare.TRIBUTE, Declare.REVOLUTION,
+        Declare.CHONGDIAN, Declare.YAOTOU, Declare.WUTOU, Declare.RANGPAI, Declare.BURN, Declare.RENDIAN,
+        Declare.KAIDIAN, Declare.OUT}))
 
     def min_count(self) -> dict[int, int]:
         return {int(r): n for r, n in self.gouji_min}
@@ -152,8 +154,9 @@ SHANDONG = GoujiSettings(
     chuan=False,                         # 002 silent on 串三户
     luo_same_team_waivable=True,         # 002:30
     place_names=("头客", "二客", "三客", "四客", "二拉", "拉客"),
-    prep_stages=(("kangong", 0), ("xuandian", 1), ("buy3", 2), ("buy4", 2), ("tribute", 3),
-                 ("chongdian", 4)),      # 002:52
-    declares=frozenset({"buy3", "buy4", "xuandian", "kangong", "tribute", "chongdian", "youtou",
-                        "wutou", "burn", "rendian", "kaidian", "out", "throw4"}),
+    prep_stages=((Declare.KANGONG, 0), (Declare.XUANDIAN, 1), (Declare.BUY3, 2), (Declare.BUY4, 2),
+                 (Declare.TRIBUTE, 3), (Declare.CHONGDIAN, 4)),      # 002:52
+    declares=frozenset({Declare.BUY3, Declare.BUY4, Declare.XUANDIAN, Declare.KANGONG, Declare.TRIBUTE,
+                        Declare.CHONGDIAN, Declare.YOUTOU, Declare.WUTOU, Declare.BURN, Declare.RENDIAN,
+                        Declare.KAIDIAN, Declare.OUT, Declare.THROW4}),
 )

@@ -17,6 +17,7 @@ from .. import registry
 from ..cards import ALL_CARDS, Card, Rank
 from ..events import AnyEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import GameRules
+from .declare_names import Declare
 from .hands import Hand
 from .referee import GoujiReferee
 from .shapes import BJ, FOUR, ORDER, SJ, THREE, TWO, Shape, beats, parse_shape
@@ -73,7 +74,7 @@ def _buy(hands: list[Counter[Card]], rank: int, buyer: int, buy_with_joker: bool
     for c in pay:
         hands[buyer][c] -= 1
         hands[seller][c] += 1
-    what = "buy3" if rank == THREE else "buy4"
+    what = Declare.BUY3 if rank == THREE else Declare.BUY4
     return DeclareEvent(seat=buyer, what=what, cards=tuple(pay), args={"from": seller})
 
 
@@ -123,7 +124,7 @@ class _Sim:
         # 宣点 comes before 买3买4 in the Shandong order (002:52); any order works in 禹城
         pre += [DeclareEvent(seat=s, what="xuandian") for s in range(SEATS) if rng.random() < 0.15]
         eaten: set[int] = set()
-        for _what, rank in (("buy3", THREE), ("buy4", FOUR)):
+        for _what, rank in ((Declare.BUY3, THREE), (Declare.BUY4, FOUR)):
             for k in range(SEATS):
                 buyer = (leader + k) % SEATS
                 has = any(ORDER[c.rank] == rank and n > 0 for c, n in hands[buyer].items())
@@ -158,7 +159,7 @@ class _Sim:
             if settings.revolution:
                 pre.append(DeclareEvent(seat=seat, what="revolution"))
                 if not chong and rng.random() < 0.3:
-                    self.heads.append(DeclareEvent(seat=(seat + 3) % SEATS, what="yaotou"))
+                    self.heads.append(DeclareEvent(seat=(seat + 3) % SEATS, what=Declare.YAOTOU))
             if chong:
                 pre.append(DeclareEvent(seat=seat, what="chongdian"))
                 self.chong_seats.append(seat)
@@ -204,7 +205,7 @@ class _Sim:
                 fours = [c for c in self.dealt_fours(opp)]
                 self._emit(DeclareEvent(seat=opp, what="throw4", cards=tuple(fours)))
             if not self.rules.settings.revolution and rng.random() < 0.5:
-                self.heads.append(DeclareEvent(seat=opp, what=rng.choice(["youtou", "wutou"])))
+                self.heads.append(DeclareEvent(seat=opp, what=rng.choice([Declare.YOUTOU, Declare.WUTOU])))
         for ev in self.heads:
             self._emit(ev)
 

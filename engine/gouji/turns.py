@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..verdict import Fault
 from . import chongdian
+from .declare_names import Declare
 from .outs import Progress
 from .points import Points
 from .shapes import Shape
@@ -131,11 +132,11 @@ class TurnOrder:
         if self.progress.luanchan:
             return True
         head = self.head.get(seat)
-        if head == "wutou":
+        if head == Declare.WUTOU:
             return True
-        if head == "yaotou":
+        if head == Declare.YAOTOU:
             return self.yaotou_left.get(seat, 0) <= 0
-        if head == "youtou":
+        if head == Declare.YOUTOU:
             return False
         opp = _opp(seat)
         if opp in self.revolts or opp in self.chong.out:
