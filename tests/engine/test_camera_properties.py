@@ -5,9 +5,10 @@ caught; one dropped play or misread card costs few flags (at most ``FLAGS``, see
 ``cardref bench verdicts`` for the measured median and maximum).
 
 The examples are drawn from one fixed seed: every run, on CI or not, judges the same deals.
-The ≤ 1 flag target of issue #34 is not met yet, and other draws find slips that cost more
-than ``FLAGS`` (gouji-shandong, seed 5112692, one card misread: 25 flags);
-such cases are tracked by the benchmark, not by a test that fails by chance."""
+The ≤ 1 flag target of issue #34 is not met yet for every slip (200 bench deals per game,
+2026-12-03: a dropped play costs at most 1 flag in the 升级 family and 2 in 够级; a misread
+card at most 5 and 2), so the test allows ``FLAGS``; the benchmark tracks the distribution
+rather than a test that fails by chance."""
 
 import random
 
@@ -24,7 +25,7 @@ from cardref.engine.shengji.simulate import simulate_deal as shengji_deal
 GAMES = ["gouji-yucheng", "gouji-shandong", "guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi",
          "chaodipi-mingchao"]
 #: the most flags one slip may cost in these tests (the bench reports the real distribution)
-FLAGS = 12
+FLAGS = 5
 
 
 def judge(events):
