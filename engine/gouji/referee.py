@@ -30,13 +30,12 @@ play stands), ``current_play`` ({seat, cards, gouji, pure, restricted} or null),
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ..cards import Card
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault
-from . import chongdian, declares, view
+from . import chongdian, declares
 from .burning import Burn, BurnState
 from .checks import PlayChecks
 from .chongdian import ChongdianState
@@ -51,9 +50,10 @@ from .slips import SlipReadings
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
 from .turns import TurnOrder
+from .view import DealView
 
 
-class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealReferee):
+class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealView, DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
@@ -332,22 +332,3 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
                 self.progress.three_i[seat] = i
             self._progress()
         return faults
-
-    # ------------------------------------------------------------------ results (see view.py)
-    def order(self) -> list[int | None]:
-        return view.order(self)
-
-    def tributes(self) -> list[dict[str, Any]]:
-        return view.tributes_owed(self)
-
-    def summary(self) -> dict[str, Any]:
-        return view.summary(self)
-
-    def may_answer(self) -> list[int]:
-        return view.may_answer(self)
-
-    def to_play(self) -> int | None:
-        return view.to_play(self)
-
-    def state(self) -> dict[str, Any]:
-        return view.state(self)
