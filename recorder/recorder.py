@@ -18,7 +18,7 @@ from typing import Any
 
 from cardref.engine.cards import Card
 from cardref.engine.eventlog import LogLine, parse_line
-from cardref.engine.events import CorrectEvent, Event
+from cardref.engine.events import CorrectEvent, Event, correct_event
 from cardref.engine.judge import LiveJudge
 from cardref.engine.verdict import Fault, Verdict
 
@@ -305,17 +305,12 @@ class Recorder:
             raise ValueError("a correction must say why")
         if cards is None and seat is None:
             raise ValueError("a correction fixes the cards, the seat or both")
-        obj: dict[str, Any] = {"type": "correct", "ref": int(ref)}
-        if cards is not None:
-            obj["cards"] = [c.code if isinstance(c, Card) else str(c) for c in cards]
-        if seat is not None:
-            obj["seat"] = int(seat)
-        obj.update(who=who.strip(), why=why.strip(), source="manual")
-        if t is not None:
-            obj["t"] = t
+        event = correct_event(int(ref), cards=None if cards is None else [c.code if isinstance(c, Card) else str(c)
+                                                                          for c in cards],
+                              seat=None if seat is None else int(seat), who=who.strip(), why=why.strip(), t=t)
         if self.store.event(table_id, int(ref)) is None:
             raise ValueError(f"table {table_id} has no event {ref} to correct")
-        done = self.record(table_id, obj, authorized_by=authorized_by)
+        done = self.record(table_id, event, authorized_by=authorized_by)
         self.store.log_action("correct", "ok", actor=who, table_id=table_id, match_id=done.appended.match_id,
                               detail={"seq": done.seq, "ref": ref, "why": why, "authorized_by": authorized_by})
         return done
