@@ -3,48 +3,23 @@ its 对门 answers each or lets it stand, then the outcome places the seat and g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..verdict import Fault
+from .chongdian_state import Chong
 from .shapes import FOUR, ORDER, TWO, Shape, beats, parse_shape
 from .table import Phase
 
 if TYPE_CHECKING:
-    from .referee import GoujiReferee
-
-
-@dataclass
-class Chong:
-    """One 冲点 declared: its seat, the rank of its previous 冲点 (``prev_rank``, 002:47), the
-    sets played (``[beaten, beaten by a 纯够级]`` each), whether the 对门 is to answer the last
-    one (``last``: its shape and cards), whether it is over, and whether it succeeded."""
-
-    seat: int
-    prev: int | None = None
-    sets: list[list[bool]] = field(default_factory=list)
-    awaiting: bool = False
-    done: bool = False
-    last: tuple[Shape, tuple[Card, ...]] | None = None
-    success: bool | None = None
-
-
-@dataclass
-class ChongdianState:
-    """The 冲点 of a deal: those declared, in order, the one being played (``at``), and the
-    seats a 冲点 took out of play."""
-
-    declared: list[Chong] = field(default_factory=list)
-    at: int = 0
-    out: set[int] = field(default_factory=set)
+    from .deal import GoujiDeal
 
 
 def _opp(seat: int) -> int:
     return (seat + 3) % 6
 
 
-def _current_chong(ref: GoujiReferee) -> Chong | None:
+def _current_chong(ref: GoujiDeal) -> Chong | None:
     while ref.chong.at < len(ref.chong.declared):
         c = ref.chong.declared[ref.chong.at]
         if not c.done:
@@ -53,7 +28,7 @@ def _current_chong(ref: GoujiReferee) -> Chong | None:
     return None
 
 
-def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], shape: Shape) -> list[Fault] | None:
+def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape: Shape) -> list[Fault] | None:
     """Judge a play during 冲点; ``None`` when 冲点 is over and the play is a normal one."""
     c = _current_chong(ref)
     if c is None:
@@ -83,6 +58,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
         ref.take(seat, cards, shape)
         return []
     if seat == opp and c.awaiting:
+        assert c.last is not None                           # set with awaiting
         last_shape, last_cards = c.last
         fits = shape.n == last_shape.n and beats(shape, last_shape, ref.s.two_big_kill_one_big)
         if not fits and len(sets) >= 3:
@@ -130,7 +106,7 @@ def chong_play(ref: GoujiReferee, i: int, seat: int, cards: tuple[Card, ...], sh
     return _close_chong(ref, c, seat)
 
 
-def _pure_reading(ref: GoujiReferee, seat: int, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...], Shape] | None:
+def _pure_reading(ref: GoujiDeal, seat: int, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...], Shape] | None:
     """Without the 冲点 seat's hand, a 冲点 play that is 纯够级 but for one 2 or joker: that
     card read as one of the others (the card seen, the play so read, its shape), or None."""
     if ref.hands[seat] is not None:
@@ -146,7 +122,7 @@ def _pure_reading(ref: GoujiReferee, seat: int, cards: tuple[Card, ...]) -> tupl
     return odd[0], fixed, shape
 
 
-def _close_chong(ref: GoujiReferee, c: Chong, seat: int) -> list[Fault] | None:
+def _close_chong(ref: GoujiDeal, c: Chong, seat: int) -> list[Fault] | None:
     """Close the 冲点 ``c`` with the plays seen; a 冲点 still open after it makes ``seat``'s
     play a fault, else normal play resumes (``None``: judge the play as normal play)."""
     c.awaiting = False
@@ -157,7 +133,7 @@ def _close_chong(ref: GoujiReferee, c: Chong, seat: int) -> list[Fault] | None:
     return None
 
 
-def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
+def chong_pass(ref: GoujiDeal, i: int, seat: int) -> None:
     c = _current_chong(ref)
     if c is None or seat != _opp(c.seat) or not c.awaiting:
         return
@@ -170,7 +146,7 @@ def chong_pass(ref: GoujiReferee, i: int, seat: int) -> None:
 
 
 
-def _finish_chong(ref: GoujiReferee, c: Chong) -> None:
+def _finish_chong(ref: GoujiDeal, c: Chong) -> None:
     """The outcomes: 004:11-13 (four cases) or 002:46-47."""
     cseat, opp = c.seat, _opp(c.seat)
     sets = c.sets

@@ -9,12 +9,13 @@ known cards allow.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..events import DeclareEvent
 from ..verdict import Fault
 from .burning import burn_fault
-from .chongdian import Chong
+from .chongdian_state import Chong
 from .declare_names import Declare
 from .hands import Hand
 from .shapes import BJ, FOUR, ORDER, RANK_CODE, SJ, THREE, TWO
@@ -23,7 +24,7 @@ from .tributes import KIND_ORDER
 
 if TYPE_CHECKING:
     from ..cards import Card
-    from .referee import GoujiReferee
+    from .deal import GoujiDeal
 
 PREP = frozenset({Declare.BUY3, Declare.BUY4, Declare.XUANDIAN, Declare.KANGONG, Declare.TRIBUTE,
                   Declare.REVOLUTION, Declare.CHONGDIAN})
@@ -45,7 +46,7 @@ def _seat_arg(ev: DeclareEvent, key: str) -> int | None:
     return None
 
 
-def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def judge(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     what = ev.what
     seat = ev.seat
     s = ref.s
@@ -67,7 +68,7 @@ def judge(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 # ---------------------------------------------------------------------- before play
-def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _buy(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """买3买4 (004:17-19; 002:20-25)."""
     buyer = ev.seat
     rank = THREE if ev.what == Declare.BUY3 else FOUR
@@ -128,7 +129,7 @@ def _buy(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _xuandian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """宣点: declare that the 对门 will not 开点 (004:19-21; 002:34)."""
     target = ev.args.get("target", _opp(ev.seat))
     if target != _opp(ev.seat):
@@ -137,7 +138,7 @@ def _xuandian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _kangong(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _kangong(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """扛贡 (004:19 "3大4小抗自己，4大抗全联邦"; 002:41-42)."""
     hand = ref.hands[ev.seat]
     scope = "self"
@@ -160,7 +161,7 @@ def _only_eaten(hand: Hand, card: Card, eaten: list[Card]) -> bool:
     return received > 0 and hand.holds(card) <= received
 
 
-def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _tribute(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """进贡: order 点、烧、闷、落 (004:19; 002:29); the largest card in hand (004:19;
     002:27), never one received by 买3买4 or as tribute (吃了不吐, 002:25-27)."""
     giver = ev.seat
@@ -198,7 +199,7 @@ def _tribute(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _revolution(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _revolution(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """革命: no jokers and no 2s in hand (004:11, 004:21); two revolutions void the deal (004:13)."""
     seat = ev.seat
     hand = ref.hands[seat]
@@ -217,7 +218,7 @@ def pure_sets(hand: Hand, min_table: tuple[int, ...]) -> int:
     return sum(hand.count(o) // min_table[o] for o in range(7, 12))
 
 
-def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _chongdian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """冲点 (004:11-13, 004:21-23; 002:46-50)."""
     seat = ev.seat
     s = ref.s
@@ -239,7 +240,7 @@ def _chongdian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
 
 
 # ---------------------------------------------------------------------- during play
-def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _burn(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """烧牌 declaration (004:25-27): on the current 够级 play, by a seat that may burn."""
     seat = ev.seat
     cur = ref.cur
@@ -261,7 +262,7 @@ def _burn(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _rangpai(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """让牌: on the 对门's non-够级 play, let the next two seats go first (004:25)."""
     seat = ev.seat
     cur = ref.cur
@@ -277,14 +278,14 @@ def _rangpai(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _rendian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _rendian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     if ev.seat in ref.points.kaidian:
         return [Fault("gouji.rendian_after_kaidian", {"seat": ev.seat})]
     ref.points.rendian.add(ev.seat)
     return []
 
 
-def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _head(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """有头/无头/要头 of the 对门 of a 革命 or 冲点 seat (004:9; 002:49-50)."""
     seat = ev.seat
     opp = _opp(seat)
@@ -299,7 +300,7 @@ def _head(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _throw4(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _throw4(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """扔掉4: the 对门 of a failed 冲点 throws its 4s away (002:46); ``cards`` are the 4s."""
     seat = ev.seat
     state = ref.thrown.get(seat)
@@ -315,14 +316,14 @@ def _throw4(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-def _kaidian(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _kaidian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """A spoken 开点 claim: confirmed when the plays earned it (004:9), a fault otherwise."""
     if ev.seat not in ref.points.kaidian:
         return [Fault("gouji.kaidian_not_earned", {"seat": ev.seat})]
     return []
 
 
-def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
+def _out(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     seat = ev.seat
     count = ref.counts[seat]
     if count is not None and count > 0:
@@ -333,7 +334,7 @@ def _out(ref: GoujiReferee, i: int, ev: DeclareEvent) -> list[Fault]:
     return []
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[GoujiDeal, int, DeclareEvent], list[Fault]]] = {
     Declare.BUY3: _buy, Declare.BUY4: _buy, Declare.XUANDIAN: _xuandian, Declare.KANGONG: _kangong,
     Declare.TRIBUTE: _tribute, Declare.REVOLUTION: _revolution, Declare.CHONGDIAN: _chongdian,
     Declare.BURN: _burn, Declare.RANGPAI: _rangpai, Declare.RENDIAN: _rendian, Declare.KAIDIAN: _kaidian,

@@ -12,7 +12,7 @@ from ..cards import Card
 from ..events import DealEvent, HandEvent
 from ..referee import DealReferee
 from ..verdict import Fault
-from .chongdian import ChongdianState
+from .chongdian_state import ChongdianState
 from .hands import Hand
 from .outs import Progress
 from .points import Points

@@ -38,7 +38,7 @@ from ..verdict import Fault
 from . import chongdian, declares
 from .burning import Burn, BurnState
 from .checks import PlayChecks
-from .chongdian import ChongdianState
+from .chongdian_state import ChongdianState
 from .declare_names import Declare
 from .hands import Hand
 from .opening import DealOpening

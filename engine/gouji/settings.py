@@ -119,10 +119,10 @@ class GoujiSettings:
     #: Finishing places as the seed names them (1st..6th).
     place_names: tuple[str, ...] = ("头科", "二科", "三科", "四科", "二落", "大落")
     #: Declares that must come in this order before play (002:52); earlier stage first.
-    prep_stages: tuple[tuple[Declare, int], ...] = (
+    prep_stages: tuple[tuple[str, int], ...] = (
         (Declare.BUY3, 0), (Declare.BUY4, 0), (Declare.TRIBUTE, 1), (Declare.REVOLUTION, 2), (Declare.CHONGDIAN, 2))
     #: Accepted declare names for this variant (see module docstring of ``referee``).
-    declares: frozenset[Declare] = field(default_factory=lambda: frozenset({
+    declares: frozenset[str] = field(default_factory=lambda: frozenset({
         Declare.BUY3, Declare.BUY4, Declare.XUANDIAN, Declare.KANGONG, Declare.TRIBUTE, Declare.REVOLUTION,
         Declare.CHONGDIAN, Declare.YAOTOU, Declare.WUTOU, Declare.RANGPAI, Declare.BURN, Declare.RENDIAN,
         Declare.KAIDIAN, Declare.OUT}))

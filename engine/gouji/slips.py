@@ -42,6 +42,7 @@ class SlipReadings:
     min_table: tuple[int, ...]
     phase: Phase
     hands: list[Hand | None]
+    counts: list[int | None]
     progress: Progress
     cur: Current | None
     burning: BurnState

@@ -19,7 +19,7 @@ from .table import opp as _opp
 
 if TYPE_CHECKING:
     from .burning import BurnState
-    from .chongdian import ChongdianState
+    from .chongdian_state import ChongdianState
     from .settings import GoujiSettings
 
 
@@ -108,7 +108,7 @@ class TurnOrder:
         if self.phase in (Phase.OVER, Phase.VOID, Phase.PREP) or seat not in self.progress.active:
             return []
         if self.phase == Phase.CHONGDIAN:
-            chongdian.chong_pass(self, i, seat)
+            chongdian.chong_pass(self, i, seat)  # type: ignore[arg-type]  # the referee is a GoujiDeal
             return []
         cur = self.cur
         if cur is None or seat == cur.seat:

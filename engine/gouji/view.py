@@ -17,7 +17,7 @@ from .tributes import tributes as tributes_owed
 if TYPE_CHECKING:
     from ..events import DealEvent
     from .burning import BurnState
-    from .chongdian import ChongdianState
+    from .chongdian_state import ChongdianState
     from .outs import Progress
     from .points import Points
     from .settings import GoujiSettings

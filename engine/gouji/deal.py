@@ -1,0 +1,54 @@
+"""What the 够级 declarations (:mod:`.declares`) and the 冲点 plays (:mod:`.chongdian`) read
+and change of a deal: :class:`GoujiDeal`, the part of the referee (:mod:`.referee`) they are
+given, so that neither imports the referee."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ..cards import Card
+    from ..events import DealEvent
+    from ..verdict import Fault
+    from .burning import BurnState
+    from .chongdian_state import ChongdianState
+    from .hands import Hand
+    from .outs import Progress
+    from .points import Points
+    from .settings import GoujiSettings
+    from .shapes import Shape
+    from .table import Current, Phase
+
+
+class GoujiDeal(Protocol):
+    deal: DealEvent
+    s: GoujiSettings
+    min_table: tuple[int, ...]
+    phase: Phase
+    hands: list[Hand | None]
+    eaten: list[list[Card]]
+    counts: list[int | None]
+    progress: Progress
+    points: Points
+    burning: BurnState
+    chong: ChongdianState
+    revolts: list[int]
+    head: dict[int, str]
+    yaotou_left: dict[int, int]
+    no_fours: set[int]
+    thrown: dict[int, tuple[str, int | None]]
+    prep_stage: int
+    tribute_stage: int
+    cur: Current | None
+    passed: set[int]
+    rang: int | None
+    unseen: bool
+    pending_observe: list[Fault]
+    _doubt: bool
+    _misread: tuple[Card, ...]
+    _alts: list
+
+    def _copy(self) -> GoujiDeal: ...
+    def take(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> None: ...
+    def finish(self, seat: int) -> None: ...
+    def is_wutou(self, seat: int) -> bool: ...
