@@ -233,7 +233,8 @@ def _chongdian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
         if pure_sets(hand, ref.min_table) < 3:
             return [Fault("gouji.chongdian_not_allowed", {"seat": seat, "why": "3 sets"})]
     prev = ev.args.get("prev_rank")
-    ref.chong.declared.append(Chong(seat, prev if isinstance(prev, int) and not isinstance(prev, bool) else None))
+    prev = prev if isinstance(prev, int) and not isinstance(prev, bool) else None
+    ref.chong.declared.append(Chong(seat, prev))
     if not s.chongdian_needs_revolution and len(ref.chong.declared) >= s.void_at:
         ref.phase = Phase.VOID                               # 002:48: three 冲点 → redeal
     return []

@@ -155,7 +155,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             self._progress()
         if self.phase == Phase.VOID:
             return [*faults, Fault("gouji.deal_void", {"seat": seat})]
-        if self.phase == Phase.OVER and (seat in self.progress.active or self._presumed_out(seat)) and self._reopen(seat):
+        if (self.phase == Phase.OVER and (seat in self.progress.active or self._presumed_out(seat))
+                and self._reopen(seat)):
             pass        # the deal ended on a seat presumed out, and play goes on (D30)
         elif self.phase == Phase.OVER:
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]

@@ -150,8 +150,9 @@ class TurnOrder:
 
     def _kaidian_open(self, seat: int) -> bool:
         """开点 still possible for ``seat`` (004:9, 004:23-25; 002:50)."""
-        if (self.progress.luanchan or seat in self.points.kaidian or seat in self.points.rendian or seat in self.points.no_kaidian
-                or len(self.progress.finished) >= self.s.kaidian_closes_after or _opp(seat) in self.progress.finished):
+        points, progress = self.points, self.progress
+        if (progress.luanchan or seat in points.kaidian or seat in points.rendian or seat in points.no_kaidian
+                or len(progress.finished) >= self.s.kaidian_closes_after or _opp(seat) in progress.finished):
             return False
         if self.s.wutou_no_kaidian_after_chong and _opp(seat) in self.chong.out and self.is_wutou(seat):
             chong = next((c for c in self.chong.declared if c.seat == _opp(seat)), None)

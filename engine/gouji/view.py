@@ -130,7 +130,7 @@ class DealView:
         return answer[0] if cur.restricted else self.to_lead()
 
     def state(self) -> dict[str, Any]:
-        cur = self.cur
+        cur, burn = self.cur, self.burning.current
         return {
             "game": self.deal.game,
             "phase": str(self.phase),
@@ -143,8 +143,7 @@ class DealView:
             "gouji_owner": cur.seat if cur is not None and cur.restricted else None,
             "may_answer": self.may_answer(),
             "passed": sorted(self.passed),
-            "burning": None if self.burning.current is None else {
-                "seat": self.burning.current.seat, "target": self.burning.current.target, "plays": self.burning.current.plays},
+            "burning": None if burn is None else {"seat": burn.seat, "target": burn.target, "plays": burn.plays},
             "burn_declared": list(self.burning.declared),
             "rangpai": self.rang,
             "finished": list(self.progress.finished),
