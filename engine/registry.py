@@ -33,5 +33,17 @@ def get(name: str) -> GameRules | None:
     return games().get(name)
 
 
+def is_gouji(name: str | None) -> bool:
+    """Whether ``name`` is a 够级 game (its rules' ``family``, not a guess from the name)."""
+    rules = games().get(name) if name else None
+    return rules is not None and rules.family == "gouji"
+
+
+def family_of(name: str | None) -> str | None:
+    """The family of game ``name`` ("gouji", "shengji"), or None for a name it does not know."""
+    rules = games().get(name) if name else None
+    return rules.family or None if rules is not None else None
+
+
 def names() -> list[str]:
     return sorted(games())

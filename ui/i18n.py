@@ -14,6 +14,7 @@ from cardref.engine.names import SEAT_NAMES as SEAT_NAMES
 from cardref.engine.names import SHARED_WORDS, seat_name
 from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
 from cardref.engine.names import game_title as game_title
+from cardref.engine.registry import is_gouji
 
 _TEXT: dict[str, tuple[str, str]] = {
     **SHARED_WORDS,  # the columns, event types, deal line and score words the match report shows too
@@ -439,7 +440,7 @@ def declares_for(game: str | None) -> list[str]:
             return [w for w in ordered if w in known] + [w for w in sorted(known) if w not in ordered]
     except Exception:
         pass
-    if game and game.startswith("gouji"):
+    if is_gouji(game):
         return list(GOUJI_DECLARES)
     if game:
         return list(SHENGJI_DECLARES)

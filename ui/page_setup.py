@@ -12,6 +12,7 @@ import streamlit as st
 
 from cardref.engine import registry
 from cardref.engine.events import GAME_SEATS
+from cardref.engine.registry import is_gouji
 
 from . import clickpick, screen, state
 from . import components as C
@@ -102,7 +103,7 @@ def _deal_form(lang: str, writable: bool, key: str = "su", game: str | None = No
     options: dict[str, Any] = {}
     c = st.columns(4)
     seat_range = list(range(seats))
-    if game.startswith("gouji"):
+    if is_gouji(game):
         options["leader"] = c[0].selectbox(tr("setup.leader", lang), seat_range, format_func=lambda s: label[s],
                                            key=f"{key}_leader", index=_index(seat_range, before.get("leader")))
     else:

@@ -10,6 +10,8 @@ from typing import Any
 
 import streamlit as st
 
+from cardref.engine.registry import is_gouji
+
 from .config import UiConfig, from_env, ui_pin_matches
 from .i18n import tr
 from .live import LiveRunner
@@ -90,7 +92,7 @@ def missing_options(game: str, options: dict[str, Any]) -> list[str]:
     """The deal options of ``game`` that only the referee can give (the camera cannot see
     them) and the rules cannot do without: level and dealer in the 升级 family.  (In 够级
     the first play of a deal without a ``leader`` leads: nothing is missing.)"""
-    need = () if game.startswith("gouji") else ("level", "dealer")
+    need = () if is_gouji(game) else ("level", "dealer")
     return [k for k in need if options.get(k) is None]
 
 

@@ -27,6 +27,7 @@ from cardref.engine.events import (
 from cardref.engine.judge import DealRun, JudgeResult
 from cardref.engine.names import TRIBUTE_KINDS as TRIBUTE_KINDS
 from cardref.engine.names import name_seats as name_seats
+from cardref.engine.registry import is_gouji
 from cardref.engine.verdict import Verdict
 
 from .i18n import declare_title, game_title, keys, seat_title, tr
@@ -36,7 +37,7 @@ NONE = "—"
 
 def family_of(game: str) -> str:
     """``gouji`` for the 够级 games, ``shengji`` for the 升级 family (刮风, 炒地皮)."""
-    return "gouji" if game.startswith("gouji") else "shengji"
+    return "gouji" if is_gouji(game) else "shengji"
 
 
 def pick(d: Any, *keys: str, default: Any = None) -> Any:

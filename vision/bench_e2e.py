@@ -53,6 +53,7 @@ from cardref.engine.camera import camera_log, misread, play_indices
 from cardref.engine.eventlog import dump_event, read_lines, read_log
 from cardref.engine.events import GAME_SEATS, AnyEvent, PlayEvent
 from cardref.engine.judge import Judge
+from cardref.engine.registry import is_gouji
 from cardref.engine.verdict_compare import VerdictScore
 from cardref.engine.verdict_compare import compare as compare_verdicts
 from cardref.vision.resolution import DEFAULT_RESOLUTION, resolution_arg
@@ -770,7 +771,7 @@ def main(argv: list[str] | None = None) -> int:
                 # the deals go round the designs, so a short run sees every one of them
                 design = pool.pick(d * len(games) + gi) if pool is not None else None
                 seed = args.seed + d
-                pile = g.startswith("gouji") and d % 2 == 1 and not args.no_pile
+                pile = is_gouji(g) and d % 2 == 1 and not args.no_pile
                 s = run_deal(g, seed, workdir, detector_kind=args.detector, noise=args.noise,
                              max_plays=args.max_plays or None, model=args.model, backend=args.backend,
                              int8=not args.no_int8,

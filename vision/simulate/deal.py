@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from cardref.engine.cards import ALL_CARDS, Card
 from cardref.engine.decks import GOUJI_DECKS, TWO_DECKS, DeckComposition
 from cardref.engine.events import GAME_SEATS, AnyEvent, DealEvent, HandEvent, PassEvent, PlayEvent
+from cardref.engine.registry import is_gouji
 
 
 @dataclass
@@ -27,7 +28,7 @@ class SimulatedDeal:
 
 
 def _engine_module(game: str) -> str:
-    return "cardref.engine.gouji.simulate" if game.startswith("gouji") else "cardref.engine.shengji.simulate"
+    return "cardref.engine.gouji.simulate" if is_gouji(game) else "cardref.engine.shengji.simulate"
 
 
 def engine_simulator_available(game: str) -> bool:
@@ -74,7 +75,7 @@ def fallback_deal(game: str, seed: int, *, illegal: int = 0) -> list[AnyEvent]:
     """
     rng = random.Random(seed)
     seats = GAME_SEATS[game]
-    comp = GOUJI_DECKS if game.startswith("gouji") else TWO_DECKS
+    comp = GOUJI_DECKS if is_gouji(game) else TWO_DECKS
     deck = _deck(comp)
     rng.shuffle(deck)
     per = 32 if seats == 6 else 25
