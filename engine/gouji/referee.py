@@ -25,6 +25,14 @@ play stands), ``current_play`` ({seat, cards, gouji, pure, restricted} or null),
 ``kaidian``, ``rendian``, ``xuandian``, ``kangong`` ({seat: self|team}), ``wutou``,
 ``tributes`` (as in the summary, running), ``played`` (cards played per seat),
 ``remaining`` (cards left per seat, null where unknown), ``burns`` ([{seat, target}]).
+
+The referee applies plays (``_play``, ``_lead``, ``_answer``); the rest is mixed in:
+:mod:`.opening` (leader, hands, start of play), :mod:`.slips` (camera-slip readings),
+:mod:`.checks` (the faults a play would have), :mod:`.turns` (leads, passes, 无头, 开点),
+:mod:`.outs` (seats leaving, the deal's end) and :mod:`.view` (results and ``state``).  Its
+state is grouped in :class:`~.outs.Progress`, :class:`~.burning.BurnState`,
+:class:`~.points.Points` and :class:`~.chongdian_state.ChongdianState`; :mod:`.declares` and
+:mod:`.chongdian` receive it as a :class:`~.deal.GoujiDeal`.
 """
 
 from __future__ import annotations
