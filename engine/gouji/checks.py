@@ -18,6 +18,7 @@ from .table import BEAT_CODES, Current, Phase, opp
 if TYPE_CHECKING:
     from .hands import Hand
     from .settings import GoujiSettings
+    from .slips import Readings
 
 
 class PlayChecks:
@@ -35,8 +36,7 @@ class PlayChecks:
     cur: Current | None
     burning: BurnState
     daluo: int | None
-    unseen: bool
-    unseen_burn: bool
+    readings: Readings
 
     if TYPE_CHECKING:
         def to_lead(self) -> int | None: ...
@@ -92,8 +92,8 @@ class PlayChecks:
         owner = cur.seat
         if seat == owner:
             return self._check_lead(seat, shape, final)
-        if self.unseen:                              # it answers a play that was not seen (D30)
-            if not self.unseen_burn:
+        if self.readings.unseen:                              # it answers a play that was not seen (D30)
+            if not self.readings.unseen_burn:
                 return "answer", None, False, False
             _, fault, burning, _ = self._check_answer(seat, shape, cur)
             ok = fault is None or fault.code in BEAT_CODES or fault.code == "gouji.burn_after_pass"

@@ -43,14 +43,14 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             return [Fault("gouji.chongdian_over", {"seat": seat})]
         if not shape.pure:
             read = _pure_reading(ref, seat, cards)
-            if read is not None and not ref._doubt:
+            if read is not None and not ref.readings.doubt:
                 # the reading in which one attached card was read wrong is kept: the next
                 # plays may show the table took the play as a 冲点 set (D30)
                 odd, fixed, pure = read
                 alt = ref._copy()
                 chong_play(alt, i, seat, fixed, pure)
-                alt._misread = (odd,)
-                ref._alts.append(alt)
+                alt.readings.misread = (odd,)
+                ref.readings.alts.append(alt)
             return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
         sets.append([False, False])
         c.last = (shape, cards)

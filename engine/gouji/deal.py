@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .points import Points
     from .settings import GoujiSettings
     from .shapes import Shape
+    from .slips import Readings
     from .table import Current, Phase
 
 
@@ -42,11 +43,8 @@ class GoujiDeal(Protocol):
     cur: Current | None
     passed: set[int]
     rang: int | None
-    unseen: bool
+    readings: Readings
     pending_observe: list[Fault]
-    _doubt: bool
-    _misread: tuple[Card, ...]
-    _alts: list
 
     def _copy(self) -> GoujiDeal: ...
     def take(self, seat: int, cards: tuple[Card, ...], shape: Shape) -> None: ...

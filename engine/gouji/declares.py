@@ -273,7 +273,7 @@ def _rangpai(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
                 and ref.hands[_opp(seat)] is None):
             # flagged once; a play of the 对门 was not seen (D30): the next play answers it
             ref.rang = seat
-            ref.unseen = True
+            ref.readings.unseen = True
         return [Fault("gouji.rangpai_bad", {"seat": seat})]
     ref.rang = seat
     return []

@@ -54,7 +54,7 @@ from .outs import Progress, SeatsOut
 from .points import Points
 from .settings import GoujiSettings
 from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
-from .slips import SlipReadings
+from .slips import Readings, SlipReadings
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
 from .turns import TurnOrder
@@ -100,26 +100,14 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.rang: int | None = None
         #: observation faults found while judging the current event (docs/rules/observation.md)
         self.pending_observe: list[Fault] = []
-        #: the deal as it would be in other readings of the last faulted play: it stood
-        #: (``_stood``), a card of it was read wrong (``_misread_alts``), it answered a play on
-        #: the table read wrong (decision D30 in docs/rules/gouji.md)
-        self._alts: list[GoujiReferee] = []
-        self._age = 0               # plays judged by a reading since it was made
-        self._misread: tuple[Card, ...] = ()    # a reading's card seen but not played (O5)
-        self._doubt = False         # a stood play was tried and did not fit either
-        #: the deal just after a faulted play, that play and the events since (``_other_seat``)
-        self._pre: tuple | None = None
+        #: the other readings of the last faulted play (docs/rules/observation.md; D30)
+        self.readings = Readings()
         #: observation slips flagged so far: card counts are not trusted after one (O3)
         self.slips = 0
-        #: a play was not seen just before this one: the next answer is not checked against the table
-        self.unseen = False
-        self.unseen_burn = False    # ... and it may take a 够级 on the table as a burn (004:11)
-        #: the cards shown so far, as the judge counts them, and the last play with a card
-        #: seen more often than the decks hold (a card read wrong, O9)
+        #: the cards shown so far, as the judge counts them (O9)
         self.seen: Counter[Card] = Counter()
         self.copies = rules.composition.decks
         self.hands_known = False    # set when play starts with every seat's hand known
-        self.doubtful: int | None = None
 
     # ------------------------------------------------------------------ feed
     def returned_cards(self) -> list[Card]:
@@ -131,7 +119,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         if isinstance(event, PlayEvent):
             before = sum(self.played)
             faults = self._play(i, event.seat, event.cards)
-            self.unseen = False
+            self.readings.unseen = False
             if sum(self.played) == before:
                 self._returned = (*self._returned, *event.cards)   # rejected: back to the hand
             if self.pending_observe:
@@ -187,8 +175,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             read = (self._misread_as(seat, cards)
                     if self.hands[seat] is None and shape.code == "gouji.mixed_ranks" else None)
             if read is None or not self._one_odd(cards):
-                if not self._doubt:      # O1: keep each reading as one play
-                    self._alts += self._misread_alts(i, seat, cards)
+                if not self.readings.doubt:      # O1: keep each reading as one play
+                    self.readings.alts += self._misread_alts(i, seat, cards)
                 return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
@@ -32,6 +33,26 @@ KEEP_PLAYS = 8
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 
 
+@dataclass
+class Readings:
+    """The bookkeeping of the readings of a deal."""
+
+    #: the deal as it would be in other readings of the last faulted play: it stood
+    #: (``_stood``), a card of it was read wrong (``_misread_alts``), it answered a play on
+    #: the table read wrong (decision D30 in docs/rules/gouji.md)
+    alts: list[Any] = field(default_factory=list)
+    age: int = 0                        # plays judged by a reading since it was made
+    misread: tuple[Card, ...] = ()      # a reading's card seen but not played (O5)
+    doubt: bool = False                 # a stood play was tried and did not fit either
+    #: the deal just after a faulted play, that play and the events since (``_other_seat``)
+    pre: tuple | None = None
+    #: a play was not seen just before this one: the next answer is not checked against the table
+    unseen: bool = False
+    unseen_burn: bool = False           # ... and it may take a 够级 on the table as a burn (004:11)
+    #: the last play with a card seen more often than the decks hold (a card read wrong, O9)
+    doubtful: int | None = None
+
+
 class SlipReadings:
     """The readings kept after a faulted play, and the cards the judge saw (a mixin)."""
 
@@ -47,18 +68,11 @@ class SlipReadings:
     cur: Current | None
     burning: BurnState
     _returned: tuple[Card, ...]
-    _alts: list[Self]
-    _age: int
-    _misread: tuple[Card, ...]
-    _doubt: bool
-    _pre: tuple | None
+    readings: Readings
     slips: int
-    unseen: bool
-    unseen_burn: bool
     seen: Counter[Card]
     copies: int
     hands_known: bool
-    doubtful: int | None
 
     if TYPE_CHECKING:
         def _feed_one(self, i: int, event: AnyEvent) -> list[Fault]: ...
@@ -90,7 +104,7 @@ class SlipReadings:
             if seen[card] > 0:
                 seen[card] -= 1
         if over and self.hands[event.seat] is None:
-            self.doubtful = i       # the judge flags a card seen too often (O9): read wrong?
+            self.readings.doubtful = i       # the judge flags a card seen too often (O9): read wrong?
         return faults
 
     def _adopt(self, other: Self) -> None:
@@ -102,45 +116,45 @@ class SlipReadings:
     def _answered(self, i: int, event: PlayEvent) -> Self | None:
         """The deal had the play on the table been read wrong, and this play answered it."""
         alt = self._copy()
-        alt.unseen = True
+        alt.readings.unseen = True
         if alt._feed(i, event):
             return None
         return alt
 
     def _feed_read(self, i: int, event: AnyEvent) -> list[Fault]:
-        alts, self._alts = self._alts, []
-        pre, self._pre = self._pre, None
+        alts, self.readings.alts = self.readings.alts, []
+        pre, self.readings.pre = self.readings.pre, None
         if not isinstance(event, PlayEvent):
             kept = [alt for alt in alts if not alt._feed(i, event)]
             faults = self._feed(i, event)
             if faults and kept and self.hands[getattr(event, "seat", 0) or 0] is None:
                 self._adopt(kept[0])    # a declare only a reading kept explains: the table followed it
-                self._alts = kept[1:]
-                self._returned = (*self._returned, *self._misread)
-                self._misread = ()
+                self.readings.alts = kept[1:]
+                self._returned = (*self._returned, *self.readings.misread)
+                self.readings.misread = ()
                 return []
             if faults:
                 self.slips += 1
-            if not self._alts:
-                self._alts = kept          # a pass or declare a reading makes faulty drops it
-            if pre is not None and self._pre is None:
+            if not self.readings.alts:
+                self.readings.alts = kept          # a pass or declare a reading makes faulty drops it
+            if pre is not None and self.readings.pre is None:
                 pre[4].append((i, event))
-                self._pre = pre
+                self.readings.pre = pre
             return faults
         faults = self._feed(i, event)
         if not faults:
             # the readings kept go on while they fit too, for a few plays: should this reading
             # fail later, one of them may still explain the table
-            kept = [alt for alt in alts if alt._age < KEEP_PLAYS and not alt._feed(i, event)]
+            kept = [alt for alt in alts if alt.readings.age < KEEP_PLAYS and not alt._feed(i, event)]
             for alt in kept:
-                alt._age += 1
-            self._alts += kept
+                alt.readings.age += 1
+            self.readings.alts += kept
             return faults
         slips = self.slips = self.slips + 1
-        for alt in self._alts:
+        for alt in self.readings.alts:
             alt.slips = slips               # the readings kept are after this slip too
         cur = self.cur
-        if cur is not None and cur.i == self.doubtful and cur.seat != event.seat:
+        if cur is not None and cur.i == self.readings.doubtful and cur.seat != event.seat:
             # the play on the table holds a card seen too often, flagged (O9): it was read
             # wrong, and this play answered what was played
             answered = self._answered(i, event)
@@ -155,16 +169,16 @@ class SlipReadings:
         fitting = [alt for alt in tried if not alt._feed(i, event)]
         if fitting:
             self._adopt(fitting[0])
-            self._alts = fitting[1:]
-            self._returned = (*self._returned, *self._misread)   # the card seen was not played
-            self._misread = ()
+            self.readings.alts = fitting[1:]
+            self._returned = (*self._returned, *self.readings.misread)   # the card seen was not played
+            self.readings.misread = ()
             return []
         if tried:
-            self._doubt = True          # none fits: no new guess until a play fits again
+            self.readings.doubt = True          # none fits: no new guess until a play fits again
         if pre is not None and self._other_seat(pre, i, event):
             return []
-        if pre is None and self._pre is None:
-            self._pre = (self._copy(), i, event.seat, event.cards, [])
+        if pre is None and self.readings.pre is None:
+            self.readings.pre = (self._copy(), i, event.seat, event.cards, [])
         return faults
 
     def _other_seat(self, pre: tuple, i: int, event: PlayEvent) -> bool:
@@ -181,25 +195,25 @@ class SlipReadings:
                 return False
         if trial._feed(i, event):
             return False
-        trial._alts, trial._pre = [], None
+        trial.readings.alts, trial.readings.pre = [], None
         self._adopt(trial)
         return True
 
     def _feed(self, i: int, event: AnyEvent) -> list[Fault]:
         faults = self._feed_one(i, event)
         if isinstance(event, PlayEvent) and not faults:
-            self._doubt = False
+            self.readings.doubt = False
         return faults
 
     def _copy(self) -> Self:
         """A deep copy of this deal (rules and settings shared), with no readings of its own."""
         keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
-        alts, pre = self._alts, self._pre
-        self._alts, self._pre = [], None
+        alts, pre = self.readings.alts, self.readings.pre
+        self.readings.alts, self.readings.pre = [], None
         alt = copy.deepcopy(self, keep)
-        self._alts, self._pre = alts, pre
-        alt._age = 0
-        alt._misread = ()
+        self.readings.alts, self.readings.pre = alts, pre
+        alt.readings.age = 0
+        alt.readings.misread = ()
         return alt
 
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
@@ -241,7 +255,7 @@ class SlipReadings:
                 fits = self._precheck(seat, fixed, shape) is None
                 if fits and self.phase == Phase.CHONGDIAN:      # 冲点 plays: tried on a copy
                     trial = self._copy()
-                    trial._doubt = True                      # that makes no readings of its own
+                    trial.readings.doubt = True                      # that makes no readings of its own
                     fits = not trial._play(-1, seat, fixed)
                 elif fits:
                     _, fault, _, zhashao = self._classify(seat, shape, self._is_final(seat, shape))
@@ -267,7 +281,7 @@ class SlipReadings:
             seen.append(Counter(fixed))
             alt = self._copy()
             alt._play(i, seat, fixed)
-            alt._misread = (odd,)
+            alt.readings.misread = (odd,)
             out.append(alt)
         return out
 
@@ -278,29 +292,29 @@ class SlipReadings:
         begun by an unseen play, 004:11), a card of it was read wrong (O5; on the deal
         ``before`` the play during 冲点, O4), or it answered a play on the table read wrong
         (D30).  One slip at a time: nothing new while no play fits (``_doubt``)."""
-        if code not in RESYNC_CODES or self._doubt:
+        if code not in RESYNC_CODES or self.readings.doubt:
             return
         # one slip at a time; a 3 the count says is not the last was read wrong
         left = self.hands[seat] is None and (self.counts[seat] or 0) > shape.n
         if self.hands[seat] is None:     # O5: one card was read wrong
-            self._alts += (before or self)._misread_alts(i, seat, cards)
+            self.readings.alts += (before or self)._misread_alts(i, seat, cards)
             cur = self.cur
             if cur is not None and cur.seat != seat and answer:
                 for as_burn in (False, True)[:1 + burning]:
                     alt = self._copy()       # ... of the play on the table
-                    alt.unseen, alt.unseen_burn = True, as_burn
+                    alt.readings.unseen, alt.readings.unseen_burn = True, as_burn
                     alt._play(i, seat, cards)
-                    alt.unseen = alt.unseen_burn = False
-                    alt._misread = cur.cards
-                    self._alts.append(alt)
+                    alt.readings.unseen = alt.readings.unseen_burn = False
+                    alt.readings.misread = cur.cards
+                    self.readings.alts.append(alt)
                 if code == "gouji.does_not_beat":
                     # a card of the play on the table may have been read too high:
                     # its cards no longer count as shown (O9 stays for real doubles)
                     self._returned = cur.cards
-        self._alts.append(self._stood(i, seat, shape, cards, final and not left))
+        self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left))
         burn = self._unseen_burn(seat, shape)
         if burn is not None:
-            self._alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
+            self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                burn: Burn | None = None) -> Self:
