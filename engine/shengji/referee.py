@@ -21,7 +21,6 @@ menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trum
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
 from ..cards import Card, Rank, Suit
@@ -39,16 +38,17 @@ from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
-from .readings import Choice, Reading, slip_readings
+from .readings import Choice
 from .results import DealResults
 from .settings import ShengjiSettings
+from .slips import SlipReadings
 from .throws import failed_throw
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
 
 
-class ShengjiReferee(DealResults, DealReferee):
+class ShengjiReferee(SlipReadings, DealResults, DealReferee):
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
@@ -184,73 +184,6 @@ class ShengjiReferee(DealResults, DealReferee):
         if self.left[seat] < len(cards) and self.assumed[seat] and not self.tricks.has(seat):
             return min(self.assumed[seat], len(cards) - self.left[seat])
         return 0
-
-    # -- second readings (:mod:`.readings`) ------------------------------------------------
-    def _read_play(self, i: int, ev: PlayEvent) -> list[Fault]:
-        """A play, read as the log says and, where it does not fit a camera log, as a slip."""
-        choice = self._choice
-        if choice is not None:
-            kept = [r.referee._clone() for r in choice.readings]
-            if not choice.feed(lambda ref: _at(i, ref._play(i, ev))):
-                choice.readings[0].referee = kept[0]     # none explains it: the first, before it
-                return [*self._settle(), *self._read_play(i, ev)]
-            if not choice.decided(any(r.referee.complete for r in choice.readings)):
-                return []
-            return self._settle()
-        slip = self._slip_kind(ev)
-        if slip is None:
-            return self._play(i, ev)
-        before = self._clone()
-        faults = _at(i, self._play(i, ev))
-        if not faults:
-            return faults
-        choice = Choice(i, [Reading(self, faults, as_read=True)])
-        for alt, opened in slip_readings(before, slip, i, ev):
-            choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
-        choice.prune()
-        first_lead = slip == "lead" and not self.tricks.history
-        if choice.decided(False):
-            self._choice = choice
-            return self._settle()
-        self._choice = choice
-        if first_lead:       # O8: no trick before explains the first lead; the readings only re-synchronise
-            return choice.say_all()
-        return choice.first_flag()
-
-    def _slip_kind(self, ev: PlayEvent) -> str | None:
-        """Whether a play may be a camera slip worth a second reading: ``"lead"`` (a lead by
-        another seat than the one due: its lead may have been missed, O11), ``"close"`` (a play
-        of another count than the lead, or by a seat skipped in the trick: the trick's last plays
-        may have been missed and this one leads, O10); ``None`` otherwise or with a hand known."""
-        t = self.tricks
-        if self.hands or self.complete:
-            return None
-        if not t.trick:
-            return "lead" if ev.seat != t.leader and not (t.gap_flagged or t.any_leader) else None
-        if t.has(ev.seat) or t.phantom:
-            return None
-        if len(ev.cards) != t.trick[0].combo.size or (t.skipped is not None and ev.seat in t.skipped[1]):
-            return "close"
-        return None
-
-    def _clone(self) -> ShengjiReferee:
-        keep = (self.rules, self.settings, self.order, self.deal, self.match_before)
-        memo: dict[int, object] = {id(o): o for o in keep if o is not None}
-        if self._choice is not None:
-            memo[id(self._choice)] = None       # a copy holds no choice of its own
-        return copy.deepcopy(self, memo)
-
-    def _settle(self) -> list[Fault]:
-        """Adopt the reading left (:meth:`.readings.Choice.adopt`) and return its faults not said yet."""
-        choice, self._choice = self._choice, None
-        assert choice is not None
-        reading = choice.adopt()
-        if reading.referee is not self:
-            returned = self._returned
-            self.__dict__.clear()
-            self.__dict__.update(reading.referee.__dict__)
-            self._returned = [*returned, *self._returned]
-        return choice.unsaid(reading)
 
     def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
         seat, cards = ev.seat, ev.cards
@@ -463,11 +396,6 @@ class ShengjiReferee(DealResults, DealReferee):
         win = next(p for p in last.last_trick if p.seat == last.last_winner)
         self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
                                           self.order)
-
-
-def _at(i: int, faults: list[Fault]) -> list[Fault]:
-    """``faults`` of play ``i`` with their event set (a fault said later keeps its own line)."""
-    return [f if f.i is not None else f.at(i) for f in faults]
 
 
 def make_referee(deal: DealEvent, index: int, rules: GameRules) -> ShengjiReferee:
