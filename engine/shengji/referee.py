@@ -322,22 +322,6 @@ class ShengjiReferee(SlipReadings, DealResults, DealReferee):
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
 
-    def _over_deck(self, cards: tuple[Card, ...]) -> set[Card]:
-        """O14: the cards of a play on a camera log that make more copies than the decks hold (the
-        judge flags it, ``deck.too_many_copies``).  One sighting of such a card is a misread."""
-        if self.hands:
-            return set()
-        copies = self.rules.composition.copies
-        return {c for c in set(cards) if self.seen[c] + cards.count(c) > copies(c)}
-
-    def _doubt_card(self, cards: set[Card]) -> None:
-        """O14: a card seen once too often proves nothing; the follows that showed it may be the
-        misread (they prove nothing later) and the trick in progress has an unknown winner."""
-        self.tricks.doubt_winner = True
-        for seat, checks in self.proofs.follows.items():
-            for check in [c for c in checks if cards & set(c.played)]:
-                self.proofs.drop_follow(seat, check.i)
-
     def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""
         out, failed = self.proofs.prove(i, seat, cards)
@@ -345,24 +329,6 @@ class ShengjiReferee(SlipReadings, DealResults, DealReferee):
             penalty = self._throw_penalty(throw.seat, throw.combo.size)
             out.append(failed_throw(throw.seat, seat, failure, abs(penalty), throw.i, i))
         return out
-
-    def _lead_misread(self) -> bool:
-        """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose three followers all
-        played one group of its cards: one card of the lead was misread.  Their follows prove
-        nothing later, and whoever leads next won the trick.  (Three followers off the lead's
-        suit in one other suit is not enough: three seats void at once happens late in a deal,
-        and a real revoke among them must still be proven.)"""
-        t = self.tricks
-        if self.hands or t.phantom or len(t.trick) != 4:
-            return False
-        group = self.order.group
-        followed = {group[c] for p in t.trick[1:] for c in p.cards}
-        led = {group[c] for c in t.trick[0].cards}
-        if len(led) < 2 or len(followed) != 1 or not followed <= led:
-            return False
-        for p in t.trick[1:]:
-            self.proofs.drop_follow(p.seat, p.i)
-        return True
 
     def _finish_trick(self) -> None:
         misread = self._lead_misread()

@@ -4,7 +4,9 @@ O10-O12, after observation.md O6-O8; the readings themselves are :mod:`.readings
 :class:`SlipReadings` is mixed into the deal referee (:mod:`.referee`; ``self`` is the
 referee).  It decides whether a play on a camera log may be a slip, keeps the :class:`~.readings.Choice`
 of readings open after it (``_choice``), copies the referee for each reading (``_clone``) and
-adopts the reading the next plays settle on (``_settle``).  The rules of a play stay the
+adopts the reading the next plays settle on (``_settle``).  It also finds the cards a camera
+misread: a card seen more often than the decks hold (O14, ``_over_deck``, ``_doubt_card``) and a
+混合 lead its followers show misread (O13, ``_lead_misread``).  The rules of a play stay the
 referee's (``_play``).
 """
 
@@ -22,6 +24,7 @@ from .readings import Choice, Reading, slip_readings
 if TYPE_CHECKING:
     from .match import MatchState
     from .order import TrumpOrder
+    from .proofs import Proofs
     from .tricks import Tricks
 
 
@@ -35,7 +38,9 @@ class SlipReadings:
     deal: Any
     match_before: MatchState | None
     hands: dict[int, Counter[Card]]
+    seen: Counter[Card]
     tricks: Tricks
+    proofs: Proofs
     _returned: list[Card]
     _choice: Choice | None
 
@@ -112,6 +117,41 @@ class SlipReadings:
             self.__dict__.update(reading.referee.__dict__)
             self._returned = [*returned, *self._returned]
         return choice.unsaid(reading)
+
+    # -- cards misread (O13, O14) ------------------------------------------------------
+    def _over_deck(self, cards: tuple[Card, ...]) -> set[Card]:
+        """O14: the cards of a play on a camera log that make more copies than the decks hold (the
+        judge flags it, ``deck.too_many_copies``).  One sighting of such a card is a misread."""
+        if self.hands:
+            return set()
+        copies = self.rules.composition.copies
+        return {c for c in set(cards) if self.seen[c] + cards.count(c) > copies(c)}
+
+    def _doubt_card(self, cards: set[Card]) -> None:
+        """O14: a card seen once too often proves nothing; the follows that showed it may be the
+        misread (they prove nothing later) and the trick in progress has an unknown winner."""
+        self.tricks.doubt_winner = True
+        for seat, checks in self.proofs.follows.items():
+            for check in [c for c in checks if cards & set(c.played)]:
+                self.proofs.drop_follow(seat, check.i)
+
+    def _lead_misread(self) -> bool:
+        """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose three followers all
+        played one group of its cards: one card of the lead was misread.  Their follows prove
+        nothing later, and whoever leads next won the trick.  (Three followers off the lead's
+        suit in one other suit is not enough: three seats void at once happens late in a deal,
+        and a real revoke among them must still be proven.)"""
+        t = self.tricks
+        if self.hands or t.phantom or len(t.trick) != 4:
+            return False
+        group = self.order.group
+        followed = {group[c] for p in t.trick[1:] for c in p.cards}
+        led = {group[c] for c in t.trick[0].cards}
+        if len(led) < 2 or len(followed) != 1 or not followed <= led:
+            return False
+        for p in t.trick[1:]:
+            self.proofs.drop_follow(p.seat, p.i)
+        return True
 
 
 def _at(i: int, faults: list[Fault]) -> list[Fault]:
