@@ -7,8 +7,9 @@ One referee (:mod:`.referee`) plays every game; what differs is data in
 (亮主/冲主/续牌/粘牌/反主/抄底/回头望), ``declared`` (what they imply for the hand, bottom
 and first play), ``options`` (the deal's options), ``plays`` (the rules a play is judged by),
 ``tricks`` (turn order, the tricks and their points), ``proofs`` (follows and throws later
-cards prove wrong), ``match`` (levels across deals), ``results`` (summary and state),
-``simulate`` (random legal deals), ``messages``.
+cards prove wrong), ``failures`` (a failed throw's penalty and cards given back), ``readings``
+and ``slips`` (camera slips: second readings of a play, cards misread), ``match`` (levels
+across deals), ``results`` (summary and state), ``simulate`` (random legal deals), ``messages``.
 """
 
 from ..decks import TWO_DECKS

@@ -31,6 +31,7 @@ from . import messages as _messages  # noqa: F401  (registers the fault sentence
 from .combos import Kind, classify
 from .declared import burier_hand_faults, declared_trump_faults, fandi_trump_fault
 from .declares import DeclareState, expected_burier, judge_declare
+from .failures import FailedThrows
 from .follow import is_imperfect
 from .match import MatchState
 from .options import read_options
@@ -42,13 +43,12 @@ from .readings import Choice
 from .results import DealResults
 from .settings import ShengjiSettings
 from .slips import SlipReadings
-from .throws import failed_throw
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
 
 
-class ShengjiReferee(SlipReadings, DealResults, DealReferee):
+class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
@@ -270,41 +270,6 @@ class ShengjiReferee(SlipReadings, DealResults, DealReferee):
         out, self._returned = self._returned, []
         return out
 
-    def _give_back(self, seat: int, thrown: tuple[Card, ...], kept: tuple[Card, ...]) -> None:
-        """A failed throw: the cards other than the forced unit go back to the thrower's hand."""
-        back = Counter(thrown)
-        back.subtract(kept)
-        for card in back.elements():
-            self.left[seat] += 1
-            if card in self.played_by[seat]:
-                self.played_by[seat].remove(card)
-                self.seen[card] -= 1
-            hand = self.hands.get(seat)
-            if hand is not None:
-                hand[card] += 1
-            self._returned.append(card)
-
-    def _rebase_failed_throw(self, i: int, seat: int, cards: tuple[Card, ...]) -> Fault | None:
-        """Observation-only: the first follower plays fewer cards than a throw and its cards beat a
-        unit of it — the throw failed (甩错) and the forced unit becomes the lead."""
-        lead = self.tricks.trick[0]
-        if len(self.tricks.trick) != 1:
-            return None
-        failure = self.proofs.beaten_at_first_follow(lead, seat, cards)
-        if failure is None:
-            return None
-        penalty = self._throw_penalty(lead.seat, lead.combo.size)
-        forced = classify(failure.forced, self.order)
-        self._give_back(lead.seat, lead.cards, forced.cards)
-        self.tricks.rebase_lead(Played(lead.seat, forced.cards, forced, lead.i))
-        return failed_throw(lead.seat, seat, failure, abs(penalty), lead.i, i)
-
-    def _throw_penalty(self, seat: int, cards: int) -> int:
-        points_each = self.settings.throw_penalty
-        delta = -points_each * cards if seat in self.attackers else points_each * cards
-        self.penalty_points += delta
-        return delta
-
     def _follow(self, i: int, seat: int, cards: tuple[Card, ...], held: Counter[Card] | None) -> list[Fault]:
         faults: list[Fault] = []
         lead = self.tricks.trick[0].combo
@@ -321,14 +286,6 @@ class ShengjiReferee(SlipReadings, DealResults, DealReferee):
             self.proofs.open_follow(i, seat, lead, cards)  # later cards may prove it
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
-
-    def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
-        """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""
-        out, failed = self.proofs.prove(i, seat, cards)
-        for throw, failure in failed:
-            penalty = self._throw_penalty(throw.seat, throw.combo.size)
-            out.append(failed_throw(throw.seat, seat, failure, abs(penalty), throw.i, i))
-        return out
 
     def _finish_trick(self) -> None:
         misread = self._lead_misread()
