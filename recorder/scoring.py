@@ -20,17 +20,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-GOUJI_GAMES = ("gouji-shandong", "gouji-yucheng")
-SHENGJI_GAMES = ("guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi", "chaodipi-mingchao")
-FAMILIES = {"gouji": GOUJI_GAMES, "shengji": SHENGJI_GAMES}
+from cardref.engine import registry
+
+#: The game families a tournament can be of, with their games (from the engine's rules).
+FAMILIES = {fam: tuple(sorted(g for g in registry.names() if registry.family_of(g) == fam)) for fam in ("gouji", "shengji")}
+GOUJI_GAMES = FAMILIES["gouji"]
+SHENGJI_GAMES = FAMILIES["shengji"]
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
 def family_of(game: str | None) -> str | None:
-    for family, games in FAMILIES.items():
-        if game in games:
-            return family
-    return None
+    """The family of ``game`` as its rules say (:func:`cardref.engine.registry.family_of`)."""
+    return registry.family_of(game)
 
 
 @dataclass(frozen=True)
