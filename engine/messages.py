@@ -128,6 +128,7 @@ register_phrases({
     "trump": "主花色（trump）",
     "a seat 0-3": "0-3 号座位",
     "a seat 0-5": "0-5 号座位",
+    "the previous deal's 大落, seat {daluo} (第二局开始由大落上班, 004:17)": "上局大落座位 {daluo}（第二局开始由大落上班，004:17）",
     "a rank 2-10, J, Q, K or A": "2-10、J、Q、K 或 A",
     "this game always has a trump suit": "本游戏必须有主花色",
     "S, H, D, C or null": "S、H、D、C 或 null（无主）",

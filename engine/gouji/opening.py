@@ -69,7 +69,8 @@ class DealOpening:
             self.leader = daluo
         elif self.leader != daluo:
             return [Fault("gouji.bad_option", {"key": "leader", "value": leader,
-                                               "why": f"上局大落座位 {daluo}（第二局开始由大落上班，004:17）"})]
+                                               "why": "the previous deal's 大落, seat {daluo} (第二局开始由大落上班, 004:17)",
+                                               "daluo": daluo})]
         return []
 
     def _hand(self, event: HandEvent) -> list[Fault]:

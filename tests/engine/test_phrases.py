@@ -72,3 +72,13 @@ def test_a_bad_deal_option_is_said_in_one_language(header, zh_part, en_part):
     zh, en = verdict.to_json("zh")["message"], verdict.to_json("en")["message"]
     assert zh_part in zh and not ENGLISH_WORD.search(zh)
     assert en_part in en
+
+
+def test_the_second_deals_leader_is_said_in_each_language():
+    """004:17 「第二局开始由大落上班」: the reason names the previous deal's 大落."""
+    facts = {"key": "leader", "value": 2, "why": "the previous deal's 大落, seat {daluo} (第二局开始由大落上班, 004:17)",
+             "daluo": 5}
+    assert messages.render("gouji.bad_option", facts, "zh") == \
+        "本局设置 首家（leader） 的值无效：2（应为上局大落座位 5（第二局开始由大落上班，004:17））"
+    assert messages.render("gouji.bad_option", facts, "en") == \
+        "deal option leader has a bad value: 2 (the previous deal's 大落, seat 5 (第二局开始由大落上班, 004:17))"
