@@ -18,6 +18,7 @@ left out).
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import logging
 from collections.abc import Iterable, Sequence
@@ -105,9 +106,14 @@ class ReliabilityTable:
         p = monotone(raw, [n[i] + prior for i in range(k)])
         return cls(edges, tuple(n), tuple(ok), tuple(round(min(max(v, 0.0), 1.0), 4) for v in p))
 
+    @functools.cached_property
+    def _centres(self) -> tuple[float, ...]:
+        """The bins' centres (read once: the tables are read for every card of every frame)."""
+        return tuple((a + b) / 2 for a, b in zip(self.edges, self.edges[1:], strict=False))
+
     def probability(self, score: float) -> float:
         """Read between the bins' centres; flat beyond the first and the last."""
-        centres = [(a + b) / 2 for a, b in zip(self.edges, self.edges[1:], strict=False)]
+        centres = self._centres
         if score <= centres[0]:
             return self.p[0]
         if score >= centres[-1]:
