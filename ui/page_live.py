@@ -7,8 +7,6 @@ import re
 
 import streamlit as st
 
-from cardref.engine.registry import is_gouji
-
 from . import components as C
 from . import state, views
 from .bundle import bundle
@@ -126,7 +124,7 @@ def render() -> None:
         # ask for the deal's options before the first play (never a deal of made-up options)
         from .page_setup import _deal_form
 
-        fam = "gouji" if is_gouji(cfg.game) else "shengji"
+        fam = views.family_of(cfg.game)
         with st.container(border=True):
             st.warning(tr("setup.need_deal", lang, what=tr(f"setup.need_{fam}", lang)))
             writable = C.pin_gate(lang, "lvdeal")
