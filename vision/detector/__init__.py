@@ -42,7 +42,7 @@ from .body import BODY_STEM, SuitReader
 from .confidence import CONFIDENCE_FILE, ConfidenceCalibration, load_calibration
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
-from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
+from .int8 import float_of, int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
@@ -389,12 +389,7 @@ def _load_confidence(finder: Path, namer: CornerNamer | None, reader: SuitReader
     files = [onnx]
     files += [namer.model_path] if namer is not None else []
     files += [reader.model_path] if reader is not None else []
-    return load_calibration(models_dir() / CONFIDENCE_FILE, [_float_file(p) for p in files])
-
-
-def _float_file(path: Path) -> Path:
-    """The float file an INT8 copy was made from (the file itself otherwise)."""
-    return path.with_name(path.name.replace("-int8", "")) if is_int8_copy(path) else path
+    return load_calibration(models_dir() / CONFIDENCE_FILE, [float_of(p) for p in files])
 
 
 def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,

@@ -33,6 +33,13 @@ def int8_sibling(float_path: str | Path) -> Path:
     return p.with_name(f"{p.stem}-int8.onnx")
 
 
+def float_of(path: str | Path) -> Path:
+    """The float file an INT8 copy was made from (``x-int8.onnx`` -> ``x.onnx``); any other
+    file is its own."""
+    p = Path(path)
+    return p.with_name(p.name.removesuffix("-int8.onnx") + ".onnx") if is_int8_copy(p) else p
+
+
 def is_int8_copy(path: str | Path) -> bool:
     """Whether ``path`` is named as an INT8 copy (:func:`int8_sibling`)."""
     return Path(path).name.endswith("-int8.onnx")

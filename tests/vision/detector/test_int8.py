@@ -179,3 +179,9 @@ def test_the_shipped_finder_and_its_int8_copy_leave_height_and_width_free(tmp_pa
         assert int8_build._free_input_shape(onnx.load(str(path), load_external_data=False))
     fixed = onnx.load(str(_tiny_model(tmp_path / "fixed.onnx")))
     assert not int8_build._free_input_shape(fixed)
+
+
+def test_the_float_file_of_an_int8_copy_is_the_one_it_was_made_from(tmp_path) -> None:
+    float_path = tmp_path / "cards-yolo11n.onnx"
+    assert int8.float_of(int8.int8_sibling(float_path)) == float_path
+    assert int8.float_of(float_path) == float_path
