@@ -553,6 +553,12 @@ class ReplayDetector:
                 print(f"cardref bench e2e: {path} is unreadable ({exc}); detecting that deal again", file=sys.stderr)
                 self.frames = {}
 
+    def detect(self, frame_bgr: Any) -> list[Any]:
+        """A frame without its index (not one of the deal's): detected, not kept.  With
+        :meth:`detect_indexed` this makes the replay an ``IndexedDetector``, which the live
+        session asks by index."""
+        return self.detector.merge_cards(self.detector.detect_corners(frame_bgr), frame_bgr)
+
     def detect_indexed(self, frame_bgr: Any, index: int) -> list[Any]:
         if index not in self.frames:
             self.frames[index] = self.detector.detect_corners(frame_bgr)

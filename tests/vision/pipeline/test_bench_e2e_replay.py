@@ -49,6 +49,18 @@ def test_corners_are_kept_and_replayed(tmp_path) -> None:
     assert len(path.read_text().splitlines()) == 4
 
 
+def test_the_session_asks_a_replay_by_frame_index(tmp_path) -> None:
+    """The live session calls an indexed detector by index (``DetectCall.INDEXED``): a replay
+    must be one, or ``bench e2e --detections`` fails on its first frame."""
+    from cardref.vision.frame_detector import DetectCall, IndexedDetector, detect_call
+
+    replay = ReplayDetector(CountingDetector(), tmp_path / "deal.jsonl")
+    assert isinstance(replay, IndexedDetector)
+    assert detect_call(replay, tiles=2) is DetectCall.INDEXED
+    assert [c.card for c in replay.detect(np.zeros((8, 8, 3), np.uint8))] == ["QH"]
+    assert replay.frames == {}  # a frame without its index is not kept
+
+
 def test_the_key_names_the_deal_and_changes_with_the_model(tmp_path) -> None:
     model = tmp_path / "m.onnx"
     model.write_bytes(b"one")
