@@ -46,14 +46,16 @@ class Scored:
     right: bool
 
 
-def score_photos(limit: int | None = None, src: Path = REAL_CARDS) -> tuple[list[Scored], Counter]:
-    """Every card the shipped detector reports on the held-out photos, scored; and the
-    number of labelled cards per deck."""
+def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = True
+                 ) -> tuple[list[Scored], Counter, list[Path]]:
+    """Every card the shipped detector reports on the held-out photos, scored; the number of
+    labelled cards per deck; and the model files the detector ran (``int8=False``: the float
+    files even where INT8 copies would run), which the calibration is tied to."""
     import cv2
 
-    from cardref.vision.detector import PHOTO_SCALES, load_detector
+    from cardref.vision.detector import PHOTO_SCALES, calibration_files, load_detector
 
-    det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False)
+    det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False, int8=int8)
     root = mapped_real_cards(src).parent
     out: list[Scored] = []
     true_cards: Counter = Counter()
@@ -68,7 +70,7 @@ def score_photos(limit: int | None = None, src: Path = REAL_CARDS) -> tuple[list
             if right:
                 truth[card.card] -= 1
             out.append(Scored(deck, evidence(card), kind_of(card), right))
-    return out, true_cards
+    return out, true_cards, calibration_files(det.model_path, det.namer, det.suits)
 
 
 def fit(cards: Sequence[Scored], fitted_on: str, models: dict[str, str]) -> ConfidenceCalibration:
@@ -121,11 +123,21 @@ def cross_validate(cards: Sequence[Scored], true_cards: Counter, models: dict[st
     return out
 
 
-def save_records(cards: Sequence[Scored], true_cards: Counter, path: Path) -> None:
-    path.write_text(json.dumps({"cards": [vars(c) for c in cards], "true_cards": dict(true_cards)}) + "\n",
-                    encoding="utf-8")
+def save_records(cards: Sequence[Scored], true_cards: Counter, path: Path, models: dict[str, str] | None = None) -> None:
+    """The scored cards, the true cards per deck and (``models``: file name -> digest) the
+    model files that read them."""
+    obj = {"cards": [vars(c) for c in cards], "true_cards": dict(true_cards)}
+    if models is not None:
+        obj["models"] = dict(models)
+    path.write_text(json.dumps(obj) + "\n", encoding="utf-8")
 
 
 def load_records(path: Path) -> tuple[list[Scored], Counter]:
     obj = json.loads(path.read_text(encoding="utf-8"))
     return [Scored(**c) for c in obj["cards"]], Counter(obj["true_cards"])
+
+
+def records_models(path: Path) -> dict[str, str] | None:
+    """The model files (name -> digest) a records file was scored with; ``None`` when it does not say."""
+    models = json.loads(path.read_text(encoding="utf-8")).get("models")
+    return {str(k): str(v) for k, v in models.items()} if isinstance(models, dict) else None

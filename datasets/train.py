@@ -222,12 +222,17 @@ def _suit_reader_lines(reader: dict | None) -> list[str]:
                              " >= 0.9)")]
 
 
-def _confidence_lines(conf: dict | None) -> list[str]:
-    """The confidence calibration (``cardref calibrate-conf``): its figures and reliability tables."""
+def _confidence_lines(conf: dict | None, int8: bool = False) -> list[str]:
+    """The confidence calibration (``cardref calibrate-conf``): its figures and reliability
+    tables; ``int8``: the one of the INT8 copies, fitted on what they read."""
     if not conf:
         return []
     shipped = conf.get("shipped", {})
-    lines = ["## Confidence and 'sure'", "",
+    heading = ["## Confidence and 'sure' where the INT8 copies run", "",
+               "- The INT8 copies (CPUs without bf16 units) read a few cards otherwise than the float files, so they"
+               " have a calibration of their own, fitted on what they read; without it (or stale) they take the"
+               " float files' one"] if int8 else ["## Confidence and 'sure'", ""]
+    lines = [*heading,
              f"- `models/{conf.get('file')}`: a card's `conf` is the probability that it is right, read from a"
              " reliability table of its naming evidence (1 - prod(1 - p) over the namer's probability p of its"
              " code at each index; `vision/detector/confidence.py`), one table for a card seen by one index and"
@@ -307,6 +312,7 @@ def write_readme(card: dict, path: Path) -> None:
         *_namer_lines(card.get("namer")),
         *_suit_reader_lines(card.get("suit_reader")),
         *_confidence_lines(card.get("confidence")),
+        *_confidence_lines(card.get("confidence_int8"), int8=True),
         "## Metrics",
         "",
     ]

@@ -1,5 +1,7 @@
 """``cardref calibrate-conf``: fit the detector's confidence calibration and ``sure`` threshold
-on the real validation photos (``models/confidence.json``)."""
+on the real validation photos, for the model files the detector runs on this machine:
+``models/confidence.json`` for the float files, ``models/confidence-int8.json`` where INT8
+copies run (CPUs without bf16 units; ``--no-int8`` fits the float files there too)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="models folder to write confidence.json to (default: the shipped models/); with "
                         "--dry-run nothing is written")
     p.add_argument("--dry-run", action="store_true", help="print the figures, write no calibration")
+    p.add_argument("--no-int8", action="store_true",
+                   help="fit the float files' calibration even where INT8 copies would run here")
 
 
 def run(args: argparse.Namespace) -> int:
     from cardref.datasets import conf_calibration as cc
     from cardref.vision.detector import models_dir
-    from cardref.vision.detector.confidence import CONFIDENCE_FILE
+    from cardref.vision.detector.confidence import INT8_CONFIDENCE_FILE, calibration_file
     from cardref.vision.detector.cpu import cpu_name, isa_line
     from cardref.vision.detector.digest import file_digest
 
@@ -35,17 +39,20 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"cardref calibrate-conf: {models_dir() / missing[0]}: model file not found", file=sys.stderr)
         return 2
-    models = {n: file_digest(models_dir() / n) for n in names}
     try:
         if args.records is not None and args.records.is_file():
             cards, true_cards = cc.load_records(args.records)
+            # records of an older run say nothing of their files: they were the float files
+            models = cc.records_models(args.records) or {n: file_digest(models_dir() / n) for n in names}
         else:
-            cards, true_cards = cc.score_photos(args.limit)
+            cards, true_cards, files = cc.score_photos(args.limit, int8=not args.no_int8)
+            models = {p.name: file_digest(p) for p in files}
             if args.records is not None:
-                cc.save_records(cards, true_cards, args.records)
+                cc.save_records(cards, true_cards, args.records, models)
     except (FileNotFoundError, OSError, ValueError, KeyError) as exc:
         print(f"cardref calibrate-conf: {exc}", file=sys.stderr)
         return 2
+    target = calibration_file([Path(n) for n in models])
     if not cards:
         print("cardref calibrate-conf: the detector reported no card on the photos", file=sys.stderr)
         return 2
@@ -55,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
                "tables": {k: t.to_json() for k, t in cal.tables.items()}}
     print(json.dumps(figures, indent=1, ensure_ascii=False))
     if not args.dry_run:
-        cal.save(folder / CONFIDENCE_FILE)
+        cal.save(folder / target)
         card_path = folder / "model-card.json"
         if card_path.is_file():  # the model card holds the reliability table and the figures
             card = json.loads(card_path.read_text(encoding="utf-8"))
-            card["confidence"] = {"file": CONFIDENCE_FILE, "machine": f"{cpu_name()}, {isa_line()}", **figures}
+            key = "confidence_int8" if target == INT8_CONFIDENCE_FILE else "confidence"
+            card[key] = {"file": target, "machine": f"{cpu_name()}, {isa_line()}", **figures}
             card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {folder / CONFIDENCE_FILE}", file=sys.stderr)
+        print(f"wrote {folder / target}", file=sys.stderr)
     return 0

@@ -39,10 +39,10 @@ from .backends import (
     TorchBackend,
 )
 from .body import BODY_STEM, SuitReader
-from .confidence import CONFIDENCE_FILE, ConfidenceCalibration, load_calibration
+from .confidence import ConfidenceCalibration, calibration_for
 from .decode import nms
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
-from .int8 import float_of, int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
+from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
@@ -382,14 +382,20 @@ def _int8_passes(int8_path: Path, paths: list[Path], namer: str | Path | bool) -
     return passes_check("finder", float_path, int8_path, namer_path)
 
 
-def _load_confidence(finder: Path, namer: CornerNamer | None, reader: SuitReader | None) -> ConfidenceCalibration | None:
-    """The shipped calibration, when it was fitted for this finder (its float file: an INT8
-    copy is made from it), namer and suit reader."""
+def calibration_files(finder: Path, namer: CornerNamer | None, reader: SuitReader | None) -> list[Path]:
+    """The model files a confidence calibration is tied to, as they run: the finder's ONNX
+    file (an OpenVINO folder stands for the file it was converted from), the namer's runtime
+    file (its INT8 copy where that runs) and the suit reader."""
     onnx = finder.with_name(finder.name.removesuffix("_openvino_model")).with_suffix(".onnx")
     files = [onnx]
-    files += [namer.model_path] if namer is not None else []
+    files += [namer.runtime_path] if namer is not None else []
     files += [reader.model_path] if reader is not None else []
-    return load_calibration(models_dir() / CONFIDENCE_FILE, [float_of(p) for p in files])
+    return files
+
+
+def _load_confidence(finder: Path, namer: CornerNamer | None, reader: SuitReader | None) -> ConfidenceCalibration | None:
+    """The shipped calibration for the files this detector runs (:func:`.confidence.calibration_for`)."""
+    return calibration_for(models_dir(), calibration_files(finder, namer, reader))
 
 
 def _load_namer(namer: str | Path | bool, backend: CornerDetector, threads: int | None,

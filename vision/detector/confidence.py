@@ -12,7 +12,10 @@ right at least 99 % of the time.
 The table is fitted by ``cardref calibrate-conf`` (``datasets/conf_calibration.py``) and
 shipped as ``models/confidence.json``, tied by digest to the finder and the namer it was
 fitted for: any other model gets no calibration (``conf`` stays the raw score, ``sure`` is
-left out).
+left out).  The INT8 copies that run on CPUs without bf16 units read a few cards otherwise
+than the float files, so they have a calibration of their own, ``models/confidence-int8.json``,
+fitted on what they read and tied to their digests (:func:`calibration_for`); where it is
+missing or stale they take the float files' calibration.
 """
 
 from __future__ import annotations
@@ -27,10 +30,13 @@ from pathlib import Path
 
 from ..types import CardDetection
 from .digest import file_digest
+from .int8 import float_of, is_int8_copy
 
 log = logging.getLogger(__name__)
 
 CONFIDENCE_FILE = "confidence.json"
+#: The calibration of a detector that runs an INT8 copy of its finder or its namer.
+INT8_CONFIDENCE_FILE = "confidence-int8.json"
 #: The kinds of sighting, each with its own table: how many indices the card was seen by.
 KINDS = ("1", "2+")
 
@@ -204,3 +210,20 @@ def load_calibration(path: Path, model_files: Sequence[Path]) -> ConfidenceCalib
         log.info("confidence calibration %s not used: %s; no card is marked sure", path, why)
         return None
     return cal
+
+
+def calibration_file(model_files: Sequence[Path]) -> str:
+    """The name of the calibration fitted on a detector that runs ``model_files``: the INT8
+    one when an INT8 copy is among them."""
+    return INT8_CONFIDENCE_FILE if any(is_int8_copy(p) for p in model_files) else CONFIDENCE_FILE
+
+
+def calibration_for(folder: Path, model_files: Sequence[Path]) -> ConfidenceCalibration | None:
+    """The calibration in ``folder`` for a detector that runs ``model_files`` (the files that
+    run: an INT8 copy where one does): the one fitted on those very files, else, for INT8
+    copies, the one fitted on the float files they were made from."""
+    if calibration_file(model_files) == INT8_CONFIDENCE_FILE:
+        own = load_calibration(folder / INT8_CONFIDENCE_FILE, model_files)
+        if own is not None:
+            return own
+    return load_calibration(folder / CONFIDENCE_FILE, [float_of(p) for p in model_files])

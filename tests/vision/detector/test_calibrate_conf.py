@@ -68,3 +68,21 @@ def test_a_dry_run_writes_nothing(tmp_path: Path, capsys):
     cc.save_records(_scored(), Counter({"A": 450, "B": 450}), records)
     assert main(["calibrate-conf", "--records", str(records), "--out", str(tmp_path), "--dry-run"]) == 0
     assert not (tmp_path / CONFIDENCE_FILE).exists()
+
+
+def test_cards_read_by_int8_copies_fit_the_int8_calibration(tmp_path: Path, capsys):
+    """Records scored where the INT8 copies ran name those files: the fit goes to
+    confidence-int8.json, tied to them, and confidence.json (the float files') is left alone."""
+    from cardref.vision.detector.confidence import INT8_CONFIDENCE_FILE
+    from cardref.vision.detector.digest import file_digest
+
+    files = [models_dir() / n for n in ("cards-yolo11n-int8.onnx", "corner-namer-int8.onnx", "suit-reader.onnx")]
+    models = {p.name: file_digest(p) for p in files}
+    records = tmp_path / "records.json"
+    cc.save_records(_scored(), Counter({"A": 450, "B": 450}), records, models)
+    assert cc.records_models(records) == models
+    assert main(["calibrate-conf", "--records", str(records), "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert not (tmp_path / CONFIDENCE_FILE).exists()
+    cal = load_calibration(tmp_path / INT8_CONFIDENCE_FILE, files)
+    assert cal is not None and cal.models == models

@@ -13,8 +13,11 @@ import pytest
 from cardref.vision.detector import load_detector, models_dir
 from cardref.vision.detector.confidence import (
     CONFIDENCE_FILE,
+    INT8_CONFIDENCE_FILE,
     ConfidenceCalibration,
     ReliabilityTable,
+    calibration_file,
+    calibration_for,
     evidence,
     load_calibration,
     monotone,
@@ -103,6 +106,31 @@ def test_the_calibration_holds_only_for_the_files_it_was_fitted_for(tmp_path: Pa
     assert load_calibration(path, [a, b]) == cal
 
 
+def test_int8_copies_take_their_own_calibration_else_their_float_files(tmp_path: Path):
+    """An INT8 copy reads a few cards otherwise than its float file: its own calibration
+    (fitted on what it reads, tied to its digest) comes first; a missing or stale one gives
+    way to the float files' calibration; float files never take the INT8 one."""
+    finder, namer = tmp_path / "finder.onnx", tmp_path / "namer.onnx"
+    namer8 = tmp_path / "namer-int8.onnx"
+    for path in (finder, namer, namer8):
+        path.write_bytes(path.name.encode())
+    floats = _calibration(models={finder.name: file_digest(finder), namer.name: file_digest(namer)})
+    floats = ConfidenceCalibration(floats.tables, 0.95, floats.models)
+    own = ConfidenceCalibration(floats.tables, 0.9, {finder.name: file_digest(finder), namer8.name: file_digest(namer8)})
+    floats.save(tmp_path / CONFIDENCE_FILE)
+    assert calibration_file([finder, namer8]) == INT8_CONFIDENCE_FILE
+    assert calibration_file([finder, namer]) == CONFIDENCE_FILE
+    assert calibration_for(tmp_path, [finder, namer8]).sure_at == 0.95   # none of its own yet
+    own.save(tmp_path / INT8_CONFIDENCE_FILE)
+    assert calibration_for(tmp_path, [finder, namer8]).sure_at == 0.9    # its own
+    assert calibration_for(tmp_path, [finder, namer]).sure_at == 0.95    # the float files: theirs
+    namer8.write_bytes(b"quantised again")
+    assert calibration_for(tmp_path, [finder, namer8]).sure_at == 0.95   # its own is stale: the float one
+    namer.write_bytes(b"another namer")
+    assert calibration_for(tmp_path, [finder, namer8]) is None           # neither holds
+    assert calibration_for(tmp_path, [finder, namer]) is None
+
+
 @pytest.mark.parametrize("text", ["{not json", '{"sure_at": 0.9}', json.dumps(
     {"sure_at": 0.9, "models": {}, "tables": {k: {"edges": [0, 0.5, 1], "n": [1, 1], "right": [1, 0], "p": [0.9, 0.1]}
                                               for k in ("1", "2+")}})])
@@ -115,9 +143,15 @@ def test_a_broken_calibration_file_is_a_log_line_not_an_error(tmp_path: Path, ca
 
 
 def test_the_shipped_detector_marks_its_cards(capsys):
-    shipped = json.loads((models_dir() / CONFIDENCE_FILE).read_text(encoding="utf-8"))
-    assert 0.5 < shipped["sure_at"] < 1.0
+    from cardref.vision.detector import calibration_files
+
     det = load_detector("auto")
+    files = calibration_files(det.model_path, det.namer, det.suits)
+    chosen = models_dir() / calibration_file(files)   # the INT8 copies' own one where they run
+    if not chosen.is_file() or load_calibration(chosen, files) is None:
+        chosen = models_dir() / CONFIDENCE_FILE
+    shipped = json.loads(chosen.read_text(encoding="utf-8"))
+    assert 0.5 < shipped["sure_at"] < 1.0
     assert det.confidence is not None and det.confidence.sure_at == shipped["sure_at"]
     frame = cv2.imread(str(models_dir() / "int8-check" / "scene-0.jpg"))
     cards = det.detect(frame)
