@@ -557,7 +557,7 @@ class ReplayDetector:
         """A frame without its index (not one of the deal's): detected, not kept.  With
         :meth:`detect_indexed` this makes the replay an ``IndexedDetector``, which the live
         session asks by index."""
-        return self.detector.merge_cards(self.detector.detect_corners(frame_bgr), frame_bgr)
+        return self.detector.detect(frame_bgr)
 
     def detect_indexed(self, frame_bgr: Any, index: int) -> list[Any]:
         if index not in self.frames:
