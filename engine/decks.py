@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import ALL_CARDS, Card, Rank
 
@@ -29,7 +30,12 @@ class DeckComposition:
         return self.decks
 
     def rank_limit(self, rank: Rank) -> int | None:
-        return dict(self.rank_limits).get(rank)
+        return self.limits.get(rank)
+
+    @cached_property
+    def limits(self) -> dict[Rank, int]:
+        """``rank_limits`` as a mapping."""
+        return dict(self.rank_limits)
 
     @property
     def size(self) -> int:
@@ -91,14 +97,25 @@ class SeenCards:
         return None
 
     def add(self, cards: Iterable[Card]) -> Overflow | None:
-        """Add the cards; returns the overflow if any (the cards are still counted)."""
+        """Add the cards; returns the overflow if any (the cards are still counted): the same
+        overflow :meth:`check` gives before adding them, found after, in one pass (the judge's
+        hot path)."""
         cards = tuple(cards)
-        overflow = self.check(cards)
         counts, rank_counts = self.counts, self.rank_counts
         for card in cards:
             counts[card] += 1
             rank_counts[card.rank] += 1
-        return overflow
+        copies = self.composition.decks
+        for card in cards:
+            if counts[card] > copies:
+                return Overflow(card, counts[card], copies, whole_rank=False)
+        limits = self.composition.limits
+        if limits:
+            for card in cards:
+                limit = limits.get(card.rank)
+                if limit is not None and rank_counts[card.rank] > limit:
+                    return Overflow(card, rank_counts[card.rank], limit, whole_rank=True)
+        return None
 
     def remove(self, cards: Iterable[Card]) -> None:
         for card in cards:

@@ -26,9 +26,9 @@ def held_faults(seat: int, cards: tuple[Card, ...], hand: Counter[Card] | None, 
     ``left`` the seat holds, and 刮风's jokers the burier kept (000:187; with no hand known)."""
     faults: list[Fault] = []
     if hand is not None:
-        missing = Counter(cards) - hand
+        missing = _missing(cards, hand)
         if missing:
-            faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": list(missing.elements())}))
+            faults.append(Fault("play.not_in_hand", {"seat": seat, "cards": missing}))
     if len(cards) > left:
         faults.append(Fault("shengji.too_many_cards", {"seat": seat, "left": left, "got": len(cards)}))
     if settings.bury_all_jokers and hand is None:
@@ -37,6 +37,14 @@ def held_faults(seat: int, cards: tuple[Card, ...], hand: Counter[Card] | None, 
             faults.append(Fault("guafeng.jokers_not_buried", {"seat": seat,
                                                               "cards": [c for c in cards if c.is_joker]}))
     return faults
+
+
+def _missing(cards: tuple[Card, ...], hand: Counter[Card]) -> list[Card]:
+    """The cards of a play the ``hand`` does not hold, as ``(Counter(cards) - hand).elements()``
+    lists them (the judge's hot path: most plays hold none)."""
+    if all(hand.get(c, 0) >= cards.count(c) for c in cards):
+        return []
+    return list((Counter(cards) - hand).elements())
 
 
 def lead_combo(seat: int, cards: tuple[Card, ...], order: TrumpOrder, settings: ShengjiSettings,

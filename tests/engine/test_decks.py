@@ -51,3 +51,28 @@ def test_check_does_not_count() -> None:
     seen = SeenCards(TWO_DECKS)
     seen.check(parse_cards(["AS", "AS", "AS"]))
     assert seen.counts == {}
+
+
+@pytest.mark.parametrize("composition", [TWO_DECKS, GOUJI_DECKS])
+def test_add_reports_the_overflow_check_gives_before_adding(composition) -> None:
+    # add() finds the overflow after counting, in one pass; it must be check()'s, card for card
+    import random
+
+    from cardref.engine.cards import ALL_CARDS
+
+    rng = random.Random(5)
+    faces = [c for c in ALL_CARDS if c.rank in (Rank.THREE, Rank.FOUR, Rank.ACE) or c.is_joker]
+    seen, twin = SeenCards(composition), SeenCards(composition)
+    overflows = 0
+    for _ in range(300):
+        play = tuple(rng.choice(faces) for _ in range(rng.randint(1, 5)))
+        expected = twin.check(play)
+        for card in play:
+            twin.counts[card] += 1
+            twin.rank_counts[card.rank] += 1
+        assert seen.add(play) == expected
+        overflows += expected is not None
+        if rng.random() < 0.3:
+            seen.remove(play)
+            twin.remove(play)
+    assert overflows > 50          # the walk overflows often, by card and by whole rank
