@@ -20,6 +20,7 @@ from ..cards import Card, parse_card
 from ..events import AnyEvent, PlayEvent
 from ..verdict import Fault
 from .burning import Burn, BurnState
+from .other_readings import OtherReadings
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, parse_shape
 from .table import BEAT_CODES, RESYNC_CODES, Phase
@@ -51,9 +52,14 @@ class Readings:
     unseen_burn: bool = False           # ... and it may take a 够级 on the table as a burn (004:11)
     #: the last play with a card seen more often than the decks hold (a card read wrong, O9)
     doubtful: int | None = None
+    #: a reading kept for the rest of the deal, not only ``KEEP_PLAYS`` plays: the faulted play
+    #: was another seat's, or a card of it was not seen (``_seat_alts``, ``_short_alts``).  Such a
+    #: reading differs from the others in the card counts, which show only when a seat runs out
+    durable: bool = False
 
 
-class SlipReadings:
+
+class SlipReadings(OtherReadings):
     """The readings kept after a faulted play, and the cards the judge saw (a mixin)."""
 
     # provided by the referee
@@ -127,9 +133,14 @@ class SlipReadings:
         if not isinstance(event, PlayEvent):
             kept = [alt for alt in alts if not alt._feed(i, event)]
             faults = self._feed(i, event)
-            if faults and kept and self.hands[getattr(event, "seat", 0) or 0] is None:
-                self._adopt(kept[0])    # a declare only a reading kept explains: the table followed it
-                self.readings.alts = kept[1:]
+            durable = [alt for alt in kept if alt.readings.durable]
+            if faults and kept and (self.hands[getattr(event, "seat", 0) or 0] is None or durable):
+                # a pass or declare only a reading kept explains: the table followed it (with the
+                # hand known, only a reading in which the faulted play was another seat's or
+                # had a card not seen: the cards it holds do not make that one doubtful)
+                chosen = kept[0] if self.hands[getattr(event, "seat", 0) or 0] is None else durable[0]
+                self._adopt(chosen)
+                self.readings.alts = [alt for alt in kept if alt is not chosen]
                 self._returned = (*self._returned, *self.readings.misread)
                 self.readings.misread = ()
                 return []
@@ -145,7 +156,8 @@ class SlipReadings:
         if not faults:
             # the readings kept go on while they fit too, for a few plays: should this reading
             # fail later, one of them may still explain the table
-            kept = [alt for alt in alts if alt.readings.age < KEEP_PLAYS and not alt._feed(i, event)]
+            kept = [alt for alt in alts if (alt.readings.durable or alt.readings.age < KEEP_PLAYS)
+                    and not alt._feed(i, event)]
             for alt in kept:
                 alt.readings.age += 1
             self.readings.alts += kept
@@ -214,6 +226,7 @@ class SlipReadings:
         self.readings.alts, self.readings.pre = alts, pre
         alt.readings.age = 0
         alt.readings.misread = ()
+        alt.readings.durable = False
         return alt
 
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
@@ -315,6 +328,9 @@ class SlipReadings:
         burn = self._unseen_burn(seat, shape)
         if burn is not None:
             self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
+        if code == "gouji.count_mismatch" and answer:
+            self.readings.alts += self._short_alts(i, seat, cards)
+        self.readings.alts += self._seat_alts(i, seat, cards)
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                burn: Burn | None = None) -> Self:

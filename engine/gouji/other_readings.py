@@ -1,0 +1,112 @@
+"""Readings of a faulted 够级 play in which the cards were another seat's, or a card of it
+was not seen (docs/rules/observation.md O2, O5; decision D31 in docs/rules/gouji.md).
+
+A play charged to the wrong seat, or one short of a card, differs from what the table did
+only in the card counts, and a count shows it only when the seat runs out, long after.  So
+these readings are *durable*: kept for the rest of the deal beside the referee's, where the
+other readings are kept for ``KEEP_PLAYS`` plays (:mod:`.slips`).  :class:`OtherReadings` is
+mixed into :class:`~.slips.SlipReadings` (``self`` is the referee).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Self
+
+from ..cards import Card, parse_card
+from .outs import Progress
+from .shapes import ORDER, TWO
+from .table import SEATS, Phase
+
+if TYPE_CHECKING:
+    from .hands import Hand
+    from .table import Current
+
+#: at most this many durable readings are kept beside the deal
+MAX_DURABLE = 6
+SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
+
+
+class OtherReadings:
+    """The durable readings of a faulted play (a mixin; ``self`` is the referee)."""
+
+    # provided by the referee
+    phase: Phase
+    hands: list[Hand | None]
+    progress: Progress
+    cur: Current | None
+    last_actor: int | None
+    readings: Any
+
+    if TYPE_CHECKING:
+        def _copy(self) -> Self: ...
+        def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Any]: ...
+        def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
+        def to_lead(self) -> int | None: ...
+
+    def _durable_room(self) -> int:
+        return MAX_DURABLE - sum(alt.readings.durable for alt in self.readings.alts)
+
+    def _turn_from(self) -> list[int]:
+        """The seats in turn order (逆时针, 004:23) from the one after the last to act."""
+        start = self.last_actor if self.last_actor is not None else self.to_lead()
+        start = (start if start is not None else 0)
+        first = start if self.cur is None else start + 1
+        return [(first + k) % SEATS for k in range(SEATS)]
+
+    def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
+        """O2: the deal as it would be had faulted play ``i`` been another seat's (the seat read
+        wrong, or the cards charged to the wrong hand): one reading per other seat in play that
+        may play these cards now, nearest in turn first.  They are durable: a play charged to
+        the wrong seat shows only when a count runs out, long after."""
+        if self.phase != Phase.PLAY:
+            return []
+        out: list[Self] = []
+        room = self._durable_room()
+        for other in self._turn_from():
+            if len(out) >= room:
+                break
+            if other == seat or other not in self.progress.active or self.check_play(other, cards) is not None:
+                continue
+            alt = self._copy()
+            if alt._play(i, other, cards):
+                continue
+            alt.readings.durable = True
+            out.append(alt)
+        return out
+
+    def _short_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
+        """O5: the deal as it would be had answer ``i`` held as many cards as the play on the
+        table, the ones missing not seen (a card hidden under another): the missing cards taken
+        as cards of the play's rank, 2s or one joker, each a reading the table takes.  Durable,
+        as the count it charges shows only when the seat runs out."""
+        cur = self.cur
+        need = 0 if cur is None else cur.shape.n - len(cards)
+        if self.phase != Phase.PLAY or not 0 < need <= 2:
+            return []
+        hand = self.hands[seat]
+        out: list[Self] = []
+        tried: list[Counter[Card]] = []
+        for extra in self._extra_cards(cards, hand):
+            fixed = (*cards, *[extra] * need)
+            if Counter(fixed) in tried or len(out) >= self._durable_room():
+                continue
+            tried.append(Counter(fixed))
+            if self.check_play(seat, fixed) is not None:
+                continue
+            alt = self._copy()
+            if alt._play(i, seat, fixed):
+                continue
+            alt.readings.durable = True
+            out.append(alt)
+        return out
+
+    @staticmethod
+    def _extra_cards(cards: tuple[Card, ...], hand: Hand | None) -> list[Card]:
+        """Cards a play may have had besides ``cards``: its ranks, a 2, a joker (from ``hand``
+        when it is known)."""
+        ranks = {c.rank for c in cards}
+        if hand is not None:
+            return [c for c in hand.cards() if c.rank in ranks or c.is_joker or ORDER[c.rank] == TWO]
+        firsts = [next(c for c in cards if c.rank == r) for r in sorted(ranks)]
+        return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER]
