@@ -81,6 +81,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
         # it counts as a 冲点 set this play beat (observation.md, O4; docs/rules/gouji.md D30)
         fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
                                                "needed": 3, "by": seat})
+        _keep_seat_readings(ref, i, (cseat,), cards)
         sets.append([True, shape.pure])
         ref.take(seat, cards, shape)
         if len(sets) >= 3:
@@ -95,6 +96,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             # 冲点 with the plays seen and judge this play as normal play (observation.md, O4)
             fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
                                                    "needed": 3, "by": seat})
+            _keep_seat_readings(ref, i, (cseat, opp), cards)
             c.awaiting = False
             _finish_chong(ref, c)
             while _current_chong(ref) is not None:
@@ -104,6 +106,18 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
     return _close_chong(ref, c, seat)
+
+
+def _keep_seat_readings(ref: GoujiDeal, i: int, seats: tuple[int, ...], cards: tuple[Card, ...]) -> None:
+    """O2 within 冲点: the play seen as another seat's may have been the 冲点 seat's set or its
+    对门's answer, the seat read wrong; those readings are kept for the rest of the deal
+    (decision D31), as the counts they charge show only when a seat runs out."""
+    if ref.readings.doubt:
+        return
+    for s in seats:
+        alt = ref._durable_copy(i, s, cards)
+        if alt is not None:
+            ref.readings.alts.append(alt)
 
 
 def _pure_reading(ref: GoujiDeal, seat: int, cards: tuple[Card, ...]) -> tuple[Card, tuple[Card, ...], Shape] | None:

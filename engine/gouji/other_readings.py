@@ -54,6 +54,19 @@ class OtherReadings:
         first = start if self.cur is None else start + 1
         return [(first + k) % SEATS for k in range(SEATS)]
 
+    def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...]) -> Self | None:
+        """A durable copy of the deal in which ``seat`` played ``cards`` at ``i``, or None where
+        that play has a fault.  The copy makes no readings of its own."""
+        alt = self._copy()
+        alt.readings.doubt = True
+        faults = alt._play(i, seat, cards)
+        alt.readings.doubt = False
+        alt.readings.alts = []
+        if faults:
+            return None
+        alt.readings.durable = True
+        return alt
+
     def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
         """O2: the deal as it would be had faulted play ``i`` been another seat's (the seat read
         wrong, or the cards charged to the wrong hand): one reading per other seat in play that
@@ -68,11 +81,9 @@ class OtherReadings:
                 break
             if other == seat or other not in self.progress.active or self.check_play(other, cards) is not None:
                 continue
-            alt = self._copy()
-            if alt._play(i, other, cards):
-                continue
-            alt.readings.durable = True
-            out.append(alt)
+            alt = self._durable_copy(i, other, cards)
+            if alt is not None:
+                out.append(alt)
         return out
 
     def _short_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
@@ -94,11 +105,9 @@ class OtherReadings:
             tried.append(Counter(fixed))
             if self.check_play(seat, fixed) is not None:
                 continue
-            alt = self._copy()
-            if alt._play(i, seat, fixed):
-                continue
-            alt.readings.durable = True
-            out.append(alt)
+            alt = self._durable_copy(i, seat, fixed)
+            if alt is not None:
+                out.append(alt)
         return out
 
     @staticmethod

@@ -157,19 +157,25 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         elif self.phase == Phase.OVER:
             return [*faults, Fault("gouji.deal_over", {"seat": seat})]
         if seat not in self.progress.active:
+            # O2: the cards may be a seat's in play, the seat read wrong (decision D31)
+            others = [] if self.readings.doubt else self._seat_alts(i, seat, cards)
             if any(m == seat for m, _ in self.progress.men):
                 code = "gouji.men_out"
             elif seat in self.revolts:
+                self.readings.alts += others
                 return [*faults, Fault("gouji.revolution_out", {"seat": seat})]
             else:
                 code = "play.after_out"
             if not self._presumed_out(seat):
+                self.readings.alts += others
                 return [*faults, Fault(code, {"seat": seat})]
             # the seat was presumed out (诈烧 read off a burn play without a joker; 闷 or a last 3
             # while the count says it holds cards) and plays on: flagged once, then the table is
             # followed and the seat is in play again (decision D30)
             self._back_in_play(seat)
-            return [*faults, Fault(code, {"seat": seat}), *self._play(i, seat, cards)]
+            out = [*faults, Fault(code, {"seat": seat}), *self._play(i, seat, cards)]
+            self.readings.alts += others
+            return out
         shape = parse_shape(cards, self.min_table)
         if isinstance(shape, ShapeError):
             read = (self._misread_as(seat, cards)
@@ -199,6 +205,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             # seat play again, the 3 was 憋3 after all and that fault replaces this flag.  After
             # an earlier slip was flagged the counts are not trusted: that flag stands for it.
             faults.append(Fault("observe.missing_play", {"seat": seat, "left": count - shape.n}))
+            if not self.readings.doubt:     # ... or the 3 was another seat's, the seat read wrong (O2)
+                self.readings.alts += self._seat_alts(i, seat, cards)
         start: list[Fault] = []
         if self.phase == Phase.PREP:
             start = self._start_play()
