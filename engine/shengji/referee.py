@@ -86,6 +86,16 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         self.slipped = False
         #: the second readings still open after a play that did not fit (:mod:`.readings`)
         self._choice: Choice | None = None
+        #: revokes the cards of the trick's lead proved, said once its follows show the lead was
+        #: read right (O16, :meth:`.slips.SlipReadings._hold_lead_proofs`)
+        self.lead_proofs: list[Fault] = []
+        #: O13: the 混合 lead of the trick in progress (camera log), said once its follows are seen
+        self.mixed_lead: Fault | None = None
+        #: O16: the plays of a trick whose lead may be misread, by that lead's card
+        self.doubted_plays: dict[int, tuple[int, Card]] = {}
+        #: O16: revokes resting on such a trick, said at the deal's end unless its lead's card is
+        #: seen once too often first (the lead was misread)
+        self.waiting: dict[Card, list[Fault]] = {}
 
     # -- match ---------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
@@ -154,6 +164,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 return [fault]
         if self.complete:
             self._score_bottom()
+            return self._said_at_end(ev.cards)
         return []
 
     # -- plays ---------------------------------------------------------------------------
@@ -226,9 +237,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if over:
             self._doubt_card(over)
         if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
-            faults.extend(self._prove(i, seat, tuple(c for c in cards if c not in over)))
+            proven = self._prove(i, seat, tuple(c for c in cards if c not in over))
+            faults.extend(self._hold_lead_proofs(i, self._wait_doubted(proven)))
         if len(self.tricks.trick) == 4:
-            self._finish_trick()
+            faults.extend(self._finish_trick())
         return faults
 
     def _turn(self, i: int, seat: int) -> list[Fault]:
@@ -251,11 +263,14 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             taken = min(self.left[s], size)
             self.left[s] -= taken
             self.assumed[s] += taken        # given back should the seat play more than it holds
-        self._finish_trick()
-        return flag
+        return [*flag, *self._finish_trick()]
 
     def _lead(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
         combo, fault = lead_combo(seat, cards, self.order, self.settings, self.hands)
+        if fault is not None and fault.code == "shengji.lead_mixed" and not self.hands:
+            self.mixed_lead = fault.at(i)   # O13: said as the trick closes: its follows may show it misread
+            self.tricks.lead(Played(seat, combo.cards, combo, i))
+            return []
         if fault is not None and fault.code == "shengji.failed_throw":
             self._throw_penalty(seat, len(cards))
         elif fault is None and combo.kind == Kind.THROW and not self.tricks.suspect:
@@ -287,8 +302,12 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         self.tricks.follow(Played(seat, cards, classify(cards, self.order), i))
         return faults
 
-    def _finish_trick(self) -> None:
+    def _finish_trick(self) -> list[Fault]:
+        """Close the trick; returns the proofs its lead's cards made, unless its follows show the
+        lead misread (O13, O16: they prove nothing then)."""
         misread = self._lead_misread()
+        held, self.lead_proofs = ([] if misread or self._lead_off_suit() else self.lead_proofs), []
+        held[:0] = self._mixed_lead_said(misread)
         winner = self.tricks.finish()
         if misread:
             self.tricks.any_leader = True       # whoever leads next won it (O8, unflagged)
@@ -300,6 +319,9 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                     self.red_five_points += -bonus * n if p.seat in self.attackers else bonus * n
         if not any(self.left):
             self._deal_over()
+            if self.bottom is not None or not self.bottom_size:
+                held.extend(self._said_at_end(self.bottom or ()))
+        return held
 
     def _deal_over(self) -> None:
         bonus = self.settings.red_five_bonus

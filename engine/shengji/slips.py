@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ..cards import Card
 from ..events import PlayEvent
 from ..verdict import Fault
+from .combos import Kind
 from .readings import Choice, Reading, slip_readings
 
 if TYPE_CHECKING:
@@ -26,6 +27,12 @@ if TYPE_CHECKING:
     from .order import TrumpOrder
     from .proofs import Proofs
     from .tricks import Tricks
+
+
+#: O13: followers answering a 混合 lead with a pair of one of its groups that show it a misread pair
+MIXED_PAIR_FOLLOWERS = 2
+#: O16: followers of a single-card lead off its suit in one other group that show it misread
+OFF_SUIT_FOLLOWERS = 2
 
 
 class SlipReadings:
@@ -43,6 +50,10 @@ class SlipReadings:
     proofs: Proofs
     _returned: list[Card]
     _choice: Choice | None
+    lead_proofs: list[Fault]
+    mixed_lead: Fault | None
+    doubted_plays: dict[int, tuple[int, Card]]
+    waiting: dict[Card, list[Fault]]
 
     if TYPE_CHECKING:
         @property
@@ -129,29 +140,127 @@ class SlipReadings:
 
     def _doubt_card(self, cards: set[Card]) -> None:
         """O14: a card seen once too often proves nothing; the follows that showed it may be the
-        misread (they prove nothing later) and the trick in progress has an unknown winner."""
-        self.tricks.doubt_winner = True
+        misread (they prove nothing later) and the trick in progress has an unknown winner.  A
+        lead that showed it leads a trick whose follows prove nothing either (O16)."""
+        t = self.tricks
+        t.doubt_winner = True
         for seat, checks in self.proofs.follows.items():
             for check in [c for c in checks if cards & set(c.played)]:
                 self.proofs.drop_follow(seat, check.i)
+        for card in cards & self.waiting.keys():
+            del self.waiting[card]           # O16: that card's lead was the misread
+        if self.doubted_plays:
+            for j, (seat, card) in list(self.doubted_plays.items()):
+                if card in cards:
+                    self.proofs.drop_follow(seat, j)
+                    del self.doubted_plays[j]
+        if len(t.trick) == 1 and cards & set(t.trick[0].cards):
+            t.lead_doubted = True
+            self.proofs.throws = [o for o in self.proofs.throws if o.i != t.trick[0].i]
 
-    def _lead_misread(self) -> bool:
-        """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose three followers all
-        played one group of its cards: one card of the lead was misread.  Their follows prove
-        nothing later, and whoever leads next won the trick.  (Three followers off the lead's
-        suit in one other suit is not enough: three seats void at once happens late in a deal,
-        and a real revoke among them must still be proven.)"""
+    def _hold_lead_proofs(self, i: int, proven: list[Fault]) -> list[Fault]:
+        """O16: the revokes a lead's cards prove (on a camera log) wait for its trick's follows,
+        which may show the lead misread (:meth:`_lead_off_suit`); the rest is said now."""
         t = self.tricks
-        if self.hands or t.phantom or len(t.trick) != 4:
+        if self.hands or not proven or len(t.trick) != 1 or t.trick[0].i != i:
+            return proven
+        self.lead_proofs.extend(f for f in proven if f.code != "shengji.failed_throw")
+        return [f for f in proven if f.code == "shengji.failed_throw"]
+
+    def _lead_off_suit(self) -> bool:
+        """O16: on a camera log, a single-card lead two of whose followers both played one other
+        group may be misread (its genuine suit theirs) as much as it may show two revokes.  The
+        revokes resting on that trick (its followers' follows, and the lead's own proofs when all
+        three followers played that group) wait until the deal's end (:meth:`_said_at_end`);
+        should the lead's card be seen once too often first, the lead was the misread and they
+        prove nothing (:meth:`_doubt_card`).  Returns whether the lead's proofs wait."""
+        t = self.tricks
+        if self.hands or t.phantom or len(t.trick) != 4 or len(t.trick[0].cards) != 1:
             return False
         group = self.order.group
-        followed = {group[c] for p in t.trick[1:] for c in p.cards}
-        led = {group[c] for c in t.trick[0].cards}
-        if len(led) < 2 or len(followed) != 1 or not followed <= led:
+        card = t.trick[0].cards[0]
+        off = Counter(group[p.cards[0]] for p in t.trick[1:]
+                      if len(p.cards) == 1 and group[p.cards[0]] != group[card])
+        if max(off.values(), default=0) < OFF_SUIT_FOLLOWERS:
+            return False
+        for p in t.trick[1:]:
+            self.doubted_plays[p.i] = (p.seat, card)
+        if max(off.values()) < len(t.trick) - 1:
+            return False        # a seat followed the lead or played a third group: the lead's proofs stand
+        self.waiting.setdefault(card, []).extend(self.lead_proofs)
+        return True
+
+    def _wait_doubted(self, proven: list[Fault]) -> list[Fault]:
+        """O16: the revokes proven of a follow in a trick whose lead may be misread wait (the rest is said)."""
+        if not self.doubted_plays or not proven:
+            return proven
+        now = []
+        for f in proven:
+            doubt = self.doubted_plays.get(f.i) if f.i is not None else None
+            if doubt is None:
+                now.append(f)
+            else:
+                self.waiting.setdefault(doubt[1], []).append(f)
+        return now
+
+    def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
+        """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
+        that waited on a lead no card showed misread: the bottom's cards count too."""
+        copies = self.rules.composition.copies
+        out = [f for card, faults in self.waiting.items() if self.seen[card] + bottom.count(card) <= copies(card)
+               for f in faults]
+        self.waiting = {}
+        self.doubted_plays = {}
+        return sorted(out, key=lambda f: f.i or 0)
+
+    def _lead_misread(self) -> bool:
+        """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose followers show one
+        card of it misread (:func:`mixed_lead_group`): their follows prove nothing later, and
+        whoever leads next won the trick.  (Three followers off a single-group lead in one other
+        group is O16's.)"""
+        t = self.tricks
+        if self.hands or t.phantom or len(t.trick) != 4 or self.mixed_lead is None:
+            return False
+        if mixed_lead_group(t.trick, self.order) is None:
             return False
         for p in t.trick[1:]:
             self.proofs.drop_follow(p.seat, p.i)
         return True
+
+    def _mixed_lead_said(self, misread: bool) -> list[Fault]:
+        """O13: the 混合 lead's flag, said as its trick closes: a misread card
+        (``observe.card_unplausible``, the one flag) when its follows show it, else the rule fault."""
+        fault, self.mixed_lead = self.mixed_lead, None
+        if fault is None:
+            return []
+        if not misread:
+            return [fault]
+        lead = self.tricks.trick[0]
+        group = self.order.group
+        kept = mixed_lead_group(self.tricks.trick, self.order)
+        odd = next(c for c in lead.cards if group[c] != kept)
+        like = next(c for c in lead.cards if group[c] == kept)
+        read = [like if c == odd else c for c in lead.cards]
+        return [Fault("observe.card_unplausible", {"seat": lead.seat, "cards": list(lead.cards), "card": odd,
+                                                   "as": read}, lead.i)]
+
+
+def mixed_lead_group(trick: list[Any], order: TrumpOrder) -> str | None:
+    """O13: the group of a 混合 lead that its followers show it was of, one card misread: all three
+    followers played that group, or two of them played a pair of it (a pair lead misread);
+    ``None`` when they do not."""
+    group = order.group
+    led = {group[c] for c in trick[0].cards}
+    of: list[str | None] = []
+    for p in trick[1:]:
+        gs = {group[c] for c in p.cards}
+        of.append(next(iter(gs)) if len(gs) == 1 and gs <= led else None)
+    if of[0] is not None and of.count(of[0]) == len(of):
+        return of[0]
+    pairs = Counter(g for g, p in zip(of, trick[1:], strict=True)
+                    if g is not None and p.combo.kind in (Kind.PAIR, Kind.TRACTOR))
+    best = pairs.most_common(1)
+    return best[0][0] if best and best[0][1] >= MIXED_PAIR_FOLLOWERS else None
 
 
 def _at(i: int, faults: list[Fault]) -> list[Fault]:

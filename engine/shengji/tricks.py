@@ -56,6 +56,8 @@ class Tricks:
         self.any_leader = False
         #: a card of the trick in progress was misread (seen too often): its winner is not known
         self.doubt_winner = False
+        #: the lead of the trick in progress holds a card seen too often (O14): its follows prove nothing
+        self.lead_doubted = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -72,7 +74,7 @@ class Tricks:
         """The trick's lead may not be what was seen (a missed lead, a flagged unexpected lead,
         the trick after a gap): its follows prove no fault later (docs/rules/chaodipi.md,
         "Camera slips")."""
-        return self.phantom or self.trick_flagged
+        return self.phantom or self.trick_flagged or self.lead_doubted
 
     def has(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.trick)
@@ -188,6 +190,7 @@ class Tricks:
         self.trick = []
         self.best_key = None
         self.trick_flagged = False
+        self.lead_doubted = False
         if self.doubt_winner:
             self.doubt_winner = False
             self.any_leader = True

@@ -88,12 +88,13 @@ CASES = [
      [P(0, "9D"), P(1, "7C"), P(2, "8C"), P(3, "JC"), P(3, "6H"), P(0, "7H"), P(1, "8H"), P(2, "9H"),
       P(2, "QD"), P(3, "KD"), P(0, "AD"), P(1, "JD")],
      [None, None, None, None, None, LEAD, None, None, None, None, None, None, None], []),
-    # O13: a 混合 lead (♦9 ♣9, a ♣9 pair misread) all three followers answer with ♣ pairs: the
-    # 混合 stays a fault of the lead, their follows prove nothing.  Before: also three revokes.
-    ("a 混合 lead answered in one of its suits: no revokes proven",
+    # O13: a 混合 lead (♦9 ♣9, a ♣9 pair misread) all three followers answer with ♣ pairs: one
+    # card of the lead was misread (observe.card_unplausible, said as the trick closes), their
+    # follows prove nothing.  Before: lead_mixed (an accusation), and before that three revokes.
+    ("a 混合 lead answered in one of its suits: one misread card, no revokes proven",
      [P(0, "9D", "9C"), P(1, "7C", "7C"), P(2, "8C", "8C"), P(3, "JC", "JC"), P(3, "6H"), P(0, "7H"),
       P(1, "8H"), P(2, "9H"), P(2, "QD"), P(3, "KD"), P(0, "AD"), P(1, "JD")],
-     [None, "shengji.lead_mixed", *[None] * 11], [1]),
+     [None, "observe.card_unplausible", *[None] * 11], []),
     # seed 003 line 54: seat 1 discards ♣7 on ♦ and shows ♦8 later: a revoke, proven then.
     ("a real revoke is still proven later",
      [P(0, "9D"), P(1, "7C"), P(2, "10D"), P(3, "JD"), P(3, "8H"), P(0, "9H"), P(1, "10H"), P(2, "JH"),
