@@ -42,7 +42,7 @@ from .proofs import Proofs
 from .readings import Choice
 from .results import DealResults
 from .settings import ShengjiSettings
-from .slips import SlipReadings
+from .slips import SlipReadings, winner_proofs_said
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
@@ -86,9 +86,11 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         self.slipped = False
         #: the second readings still open after a play that did not fit (:mod:`.readings`)
         self._choice: Choice | None = None
-        #: revokes the cards of the trick's lead proved, said once its follows show the lead was
-        #: read right (O16, :meth:`.slips.SlipReadings._hold_lead_proofs`)
-        self.lead_proofs: list[Fault] = []
+        #: O8, O16: revokes proven by the lead and by the play winning the trick in progress, by
+        #: the proving play: they wait (:meth:`.slips.SlipReadings._hold_proofs`)
+        self.held_proofs: dict[int, list[Fault]] = {}
+        #: O8: revokes proven by the last trick's winning play, said unless the next lead is unexpected
+        self.winner_proofs: list[Fault] = []
         #: O13: the 混合 lead of the trick in progress (camera log), said once its follows are seen
         self.mixed_lead: Fault | None = None
         #: O16: the plays of a trick whose lead may be misread, by that lead's card
@@ -211,7 +213,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             faults.extend(declared_trump_faults(i, self.declares, self.trump, self.dealer, self.first_deal))
             faults.extend(self.menpai_missing(i))
         over = self._over_deck(cards)
-        faults.extend(self._turn(i, seat))
+        due = self._winner_proofs_due()
+        turn = self._turn(i, seat)
+        faults.extend(turn)
+        faults.extend(winner_proofs_said(due, turn))
         slip = any(is_observation(f.code) for f in faults)
         self.slipped = self.slipped or slip or bool(over)
         hand = self.hands.get(seat)
@@ -238,7 +243,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             self._doubt_card(over)
         if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
             proven = self._prove(i, seat, tuple(c for c in cards if c not in over))
-            faults.extend(self._hold_lead_proofs(i, self._wait_doubted(proven)))
+            faults.extend(self._hold_proofs(i, self._wait_doubted(proven)))
         if len(self.tricks.trick) == 4:
             faults.extend(self._finish_trick())
         return faults
@@ -306,8 +311,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         """Close the trick; returns the proofs its lead's cards made, unless its follows show the
         lead misread (O13, O16: they prove nothing then)."""
         misread = self._lead_misread()
-        held, self.lead_proofs = ([] if misread or self._lead_off_suit() else self.lead_proofs), []
-        held[:0] = self._mixed_lead_said(misread)
+        held = [*self._mixed_lead_said(misread), *self._held_proofs_said(misread)]
         winner = self.tricks.finish()
         if misread:
             self.tricks.any_leader = True       # whoever leads next won it (O8, unflagged)
@@ -319,6 +323,8 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                     self.red_five_points += -bonus * n if p.seat in self.attackers else bonus * n
         if not any(self.left):
             self._deal_over()
+            held.extend(self.winner_proofs)
+            self.winner_proofs = []
             if self.bottom is not None or not self.bottom_size:
                 held.extend(self._said_at_end(self.bottom or ()))
         return held

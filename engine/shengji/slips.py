@@ -50,7 +50,8 @@ class SlipReadings:
     proofs: Proofs
     _returned: list[Card]
     _choice: Choice | None
-    lead_proofs: list[Fault]
+    held_proofs: dict[int, list[Fault]]
+    winner_proofs: list[Fault]
     mixed_lead: Fault | None
     doubted_plays: dict[int, tuple[int, Card]]
     waiting: dict[Card, list[Fault]]
@@ -158,16 +159,46 @@ class SlipReadings:
             t.lead_doubted = True
             self.proofs.throws = [o for o in self.proofs.throws if o.i != t.trick[0].i]
 
-    def _hold_lead_proofs(self, i: int, proven: list[Fault]) -> list[Fault]:
-        """O16: the revokes a lead's cards prove (on a camera log) wait for its trick's follows,
-        which may show the lead misread (:meth:`_lead_off_suit`); the rest is said now."""
-        t = self.tricks
-        if self.hands or not proven or len(t.trick) != 1 or t.trick[0].i != i:
+    def _hold_proofs(self, i: int, proven: list[Fault]) -> list[Fault]:
+        """O8, O16: on a camera log, the revokes proven by the trick's lead and by the play winning
+        it wait: a misread card there may be the proof, and the trick's follows (O16) or the next
+        lead (O8) may show it.  A play once beaten, and any other play, says its proofs now."""
+        if self.hands:
             return proven
-        self.lead_proofs.extend(f for f in proven if f.code != "shengji.failed_throw")
-        return [f for f in proven if f.code == "shengji.failed_throw"]
+        t = self.tricks
+        keep = (t.trick[0].i, t.trick[t.best].i)
+        now = [f for f in proven if f.code == "shengji.failed_throw"]
+        wait = [f for f in proven if f.code != "shengji.failed_throw"]
+        if wait and i in keep:
+            self.held_proofs.setdefault(i, []).extend(wait)
+        else:
+            now.extend(wait)
+        for j in [j for j in self.held_proofs if j not in keep]:
+            now.extend(self.held_proofs.pop(j))
+        return now
 
-    def _lead_off_suit(self) -> bool:
+    def _held_proofs_said(self, misread: bool) -> list[Fault]:
+        """As the trick closes: the lead's proofs and the winning play's wait for the next lead
+        (:attr:`winner_proofs`), the lead's only if its follows do not show it misread (O13, O16)."""
+        t = self.tricks
+        lead_i, best_i = t.trick[0].i, t.trick[t.best].i
+        lead = self.held_proofs.pop(lead_i, [])
+        if self._lead_off_suit(lead) or misread:
+            lead = []
+        won = self.held_proofs.pop(best_i, [])
+        said = [f for faults in self.held_proofs.values() for f in faults]
+        self.held_proofs = {}
+        self.winner_proofs = sorted([*lead, *won], key=lambda f: f.proven_at or 0)
+        return said
+
+    def _winner_proofs_due(self) -> list[Fault]:
+        """O8: at a lead, the proofs of the last trick's winning play, that waited for it."""
+        if self.tricks.trick or not self.winner_proofs:
+            return []
+        due, self.winner_proofs = self.winner_proofs, []
+        return due
+
+    def _lead_off_suit(self, lead_proofs: list[Fault]) -> bool:
         """O16: on a camera log, a single-card lead two of whose followers both played one other
         group may be misread (its genuine suit theirs) as much as it may show two revokes.  The
         revokes resting on that trick (its followers' follows, and the lead's own proofs when all
@@ -187,7 +218,7 @@ class SlipReadings:
             self.doubted_plays[p.i] = (p.seat, card)
         if max(off.values()) < len(t.trick) - 1:
             return False        # a seat followed the lead or played a third group: the lead's proofs stand
-        self.waiting.setdefault(card, []).extend(self.lead_proofs)
+        self.waiting.setdefault(card, []).extend(lead_proofs)
         return True
 
     def _wait_doubted(self, proven: list[Fault]) -> list[Fault]:
@@ -243,6 +274,14 @@ class SlipReadings:
         read = [like if c == odd else c for c in lead.cards]
         return [Fault("observe.card_unplausible", {"seat": lead.seat, "cards": list(lead.cards), "card": odd,
                                                    "as": read}, lead.i)]
+
+
+def winner_proofs_said(due: list[Fault], turn: list[Fault]) -> list[Fault]:
+    """O8: the last trick's winning play's proofs ``due``, unless this lead is unexpected (``turn``
+    its turn faults): that trick was not what was seen, and the misread card may be their proof."""
+    if due and any(f.code == "observe.unexpected_lead" for f in turn):
+        return []
+    return due
 
 
 def mixed_lead_group(trick: list[Any], order: TrumpOrder) -> str | None:
