@@ -82,6 +82,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
         fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
                                                "needed": 3, "by": seat})
         _keep_seat_readings(ref, i, (cseat,), cards)
+        _keep_normal_reading(ref, i, seat, cards)
         sets.append([True, shape.pure])
         ref.take(seat, cards, shape)
         if len(sets) >= 3:
@@ -97,15 +98,41 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             fault = Fault("observe.missing_play", {"seat": cseat, "what": "冲点", "seen": len(sets),
                                                    "needed": 3, "by": seat})
             _keep_seat_readings(ref, i, (cseat, opp), cards)
-            c.awaiting = False
-            _finish_chong(ref, c)
-            while _current_chong(ref) is not None:
-                _finish_chong(ref, _current_chong(ref))  # type: ignore[arg-type]
-            ref.phase = Phase.PLAY
+            _close_unseen(ref, c)
             ref.pending_observe.append(fault)
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
     return _close_chong(ref, c, seat)
+
+
+def _close_unseen(ref: GoujiDeal, c: Chong) -> None:
+    """Close the 冲点 ``c`` (and any declared after it) with the plays seen, a play of it not
+    seen (O4): normal play begins.  One play not seen, and not the 对门's answer (that would have
+    shown three 冲点 plays): the sets not seen stood unbeaten."""
+    c.awaiting = False
+    c.sets += [[False, False] for _ in range(3 - len(c.sets))]
+    _finish_chong(ref, c)
+    while _current_chong(ref) is not None:
+        _finish_chong(ref, _current_chong(ref))  # type: ignore[arg-type]
+    ref.phase = Phase.PLAY
+
+
+def _keep_normal_reading(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...]) -> None:
+    """O4: the 对门 plays again with no 冲点 play between; besides the answer to a 冲点 play not
+    seen, the reading in which the 冲点 ended with a play not seen and this play is normal play
+    (e.g. the deal's first lead) is kept for the next plays."""
+    if ref.readings.doubt:
+        return
+    alt = ref._copy()
+    c = _current_chong(alt)
+    assert c is not None
+    _close_unseen(alt, c)
+    alt.readings.doubt = True                 # the reading makes no readings of its own
+    faults = alt._play(i, seat, cards)
+    alt.readings.doubt = False
+    alt.readings.alts = []
+    if not faults:
+        ref.readings.alts.append(alt)
 
 
 def _keep_seat_readings(ref: GoujiDeal, i: int, seats: tuple[int, ...], cards: tuple[Card, ...]) -> None:

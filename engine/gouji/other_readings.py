@@ -14,17 +14,18 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
+from ..verdict import Fault
 from .outs import Progress
-from .shapes import ORDER, TWO
-from .table import SEATS, Phase
+from .shapes import ORDER, TWO, Shape, beats, parse_shape
+from .table import SEATS, Current, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
-    from .table import Current
 
 #: at most this many durable readings are kept beside the deal
 MAX_DURABLE = 6
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
+A_FOUR = parse_card("4S")
 
 
 class OtherReadings:
@@ -32,6 +33,8 @@ class OtherReadings:
 
     # provided by the referee
     phase: Phase
+    min_table: tuple[int, ...]
+    played: list[int]
     hands: list[Hand | None]
     progress: Progress
     cur: Current | None
@@ -43,6 +46,40 @@ class OtherReadings:
         def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Any]: ...
         def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
         def to_lead(self) -> int | None: ...
+        def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                    burning: bool) -> list[Fault]: ...
+        def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> Self: ...
+
+    def _proven(self, i: int) -> list[Fault]:
+        """The rule fault the reading just adopted proves (at ``i``) on an earlier play flagged
+        as an observation, or nothing."""
+        proof, self.readings.proves = self.readings.proves, None
+        return [] if proof is None else [Fault(proof.code, proof.facts, proof.i, i)]
+
+    def _unseen_lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                     fault: Fault) -> list[Fault] | None:
+        """The first play of the deal is another seat's than the leader's, and it could be the
+        answer to a lead of the leader not seen (the turn rule 004:23 「由上班的人出牌」, then
+        「上牌：出一手大过玩家上一手的牌」): a gap, flagged once as ``observe.missing_play``
+        (observation.md O1-O5; decision D32), and the play is taken as that answer.  The
+        readings in which it was out of turn (taken back, or it stood) are kept: should the table
+        follow one, ``fault`` replaces the flag.  None where no gap explains the play (a hand is
+        known, a play no lead could be beaten by, another slip being resolved)."""
+        lead = self.to_lead()
+        if (fault.code != "gouji.not_your_lead" or self.cur is not None or any(self.played) or self.phase != Phase.PLAY
+                or lead is None or lead == seat or self.hands[lead] is not None or self.hands[seat] is not None
+                or self.readings.doubt or not _answers_some_lead(shape, cards, self.min_table)):
+            return None
+        out_of_turn = [self._copy(), self._stood(i, seat, shape, cards, final)]
+        for alt in out_of_turn:
+            alt.readings.proves = fault.at(i)
+        others = self._seat_alts(i, seat, cards)         # the leader's own lead, its seat read wrong
+        lowest = parse_shape([A_FOUR] * len(cards), self.min_table)
+        assert isinstance(lowest, Shape)
+        self.cur = Current(lead, lowest, (), i, False)   # the lead not seen
+        faults = self._answer(i, seat, shape, cards, final, False)
+        self.readings.alts += [*out_of_turn, *others]
+        return [Fault("observe.missing_play", {"seat": lead, "by": seat}), *faults]
 
     def _durable_room(self) -> int:
         return MAX_DURABLE - sum(alt.readings.durable for alt in self.readings.alts)
@@ -119,3 +156,9 @@ class OtherReadings:
             return [c for c in hand.cards() if c.rank in ranks or c.is_joker or ORDER[c.rank] == TWO]
         firsts = [next(c for c in cards if c.rank == r) for r in sorted(ranks)]
         return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER]
+
+
+def _answers_some_lead(shape: Shape, cards: tuple[Card, ...], min_table: tuple[int, ...]) -> bool:
+    """Whether the play beats a lead of as many 4s (the lowest lead but a last 3, 004:27)."""
+    lowest = parse_shape([A_FOUR] * len(cards), min_table)
+    return isinstance(lowest, Shape) and beats(shape, lowest)

@@ -222,6 +222,9 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         kind, fault, burning, zhashao = self._classify(seat, shape, final)
         if fault is not None:
             presumed = self._presume_men(seat, shape, final)
+            gap = None if presumed is not None else self._unseen_lead(i, seat, shape, cards, final, fault)
+            if gap is not None:
+                return [*faults, *gap, *start]
             if presumed is None:
                 self._keep_readings(i, seat, shape, cards, final, kind == "answer", burning, fault.code, before)
                 return [*faults, fault, *start]

@@ -56,6 +56,9 @@ class Readings:
     #: was another seat's, or a card of it was not seen (``_seat_alts``, ``_short_alts``).  Such a
     #: reading differs from the others in the card counts, which show only when a seat runs out
     durable: bool = False
+    #: the rule fault an earlier observation flag becomes should the table follow this reading
+    #: (e.g. ``gouji.not_your_lead`` when a first lead taken for a gap was out of turn after all)
+    proves: Fault | None = None
 
 
 
@@ -143,7 +146,7 @@ class SlipReadings(OtherReadings):
                 self.readings.alts = [alt for alt in kept if alt is not chosen]
                 self._returned = (*self._returned, *self.readings.misread)
                 self.readings.misread = ()
-                return []
+                return self._proven(i)
             if faults:
                 self.slips += 1
             if not self.readings.alts:
@@ -184,7 +187,7 @@ class SlipReadings(OtherReadings):
             self.readings.alts = fitting[1:]
             self._returned = (*self._returned, *self.readings.misread)   # the card seen was not played
             self.readings.misread = ()
-            return []
+            return self._proven(i)
         if tried:
             self.readings.doubt = True          # none fits: no new guess until a play fits again
         if pre is not None and self._other_seat(pre, i, event):
@@ -227,6 +230,7 @@ class SlipReadings(OtherReadings):
         alt.readings.age = 0
         alt.readings.misread = ()
         alt.readings.durable = False
+        alt.readings.proves = None
         return alt
 
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:

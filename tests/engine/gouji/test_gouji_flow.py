@@ -23,9 +23,9 @@ deal gouji-shandong
 3 5H
 4 6H
 """),
-    ("004:23 由上班的人出牌: only the leader opens", f"""
+    ("004:23 由上班的人出牌: only the leader opens (proven by its lead, D32)", f"""
 {Y}
-1 5H   # gouji.not_your_lead
+1 5H   # gouji.not_your_lead @2
 0 5H
 """),
     ("004:23 过牌之后不能再上牌", f"""

@@ -34,9 +34,9 @@ deal gouji-yucheng
 5 5H
 0 6H
 """),
-    ("004:17 第二局开始由大落上班: another seat's first lead is a fault", FIRST, """
+    ("004:17 第二局开始由大落上班: another seat's first lead is a fault, proven by the 大落's lead (D32)", FIRST, """
 deal gouji-yucheng
-0 5H   # gouji.not_your_lead
+0 5H   # gouji.not_your_lead @13
 5 5H
 """),
     ("004:17 a deal naming the 大落 as leader agrees", FIRST, """

@@ -136,9 +136,9 @@ deal gouji-yucheng leader=1
 
 #: a player's own fault stays an accusation where no camera gap explains it
 RULE_FAULTS = [
-    ("004:23 由上班的人出牌: an out-of-turn first lead", f"""
+    ("004:23 由上班的人出牌: an out-of-turn first lead, proven when the leader leads (D32)", f"""
 {Y}
-1 5H      # gouji.not_your_lead
+1 5H      # gouji.not_your_lead @2
 0 5H
 1 6H
 """),
