@@ -56,6 +56,18 @@ class Proofs:
         """Forget the open follow of play ``i``: what it followed was not what the camera read."""
         self.follows[seat] = [c for c in self.follows[seat] if c.i != i]
 
+    def forget(self, seat: int, cards: tuple[Card, ...]) -> None:
+        """The cards ``seat`` was seen to play that may be misread: they prove nothing (O8)."""
+        for check in self.follows[seat]:
+            for c in cards:
+                if c in check.known:
+                    check.known.remove(c)
+        for throw in self.throws:
+            known = throw.known.get(seat)
+            for c in cards if known else ():
+                if c in known:
+                    known.remove(c)
+
     def open_throw(self, i: int, seat: int, combo: Combo, unknown: list[int]) -> None:
         self.throws.append(OpenThrow(i, seat, combo, {s: [] for s in unknown}))
 

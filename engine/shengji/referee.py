@@ -259,6 +259,8 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if any(f.code == "observe.unexpected_lead" for f in out) and self.tricks.history:
             for p in self.tricks.history[-1]["plays"]:   # O8: that trick was not what was seen
                 self.proofs.drop_follow(p["seat"], p["i"])
+            for played in self.tricks.last_trick:        # ... and its cards prove nothing later
+                self.proofs.forget(played.seat, played.cards)
         return out
 
     def _close_incomplete(self, i: int) -> list[Fault]:
