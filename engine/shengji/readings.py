@@ -39,6 +39,7 @@ from .tricks import Played
 
 #: plays fed to every reading before the first one (the log as read) is kept
 WINDOW = 8
+UNEXPECTED_LEAD = "observe.unexpected_lead"
 
 
 @dataclass
@@ -54,7 +55,16 @@ class Reading:
     def flags(self) -> int:
         """Lines flagged since the choice opened, and one for a seat skipped in the trick that has
         not played yet (O7: its play was missed, or the play before it was out of turn)."""
-        return len({f.i for f in self.faults}) + (self.referee.tricks.skipped is not None)
+        return len({f.i for f in self.kept}) + (self.referee.tricks.skipped is not None)
+
+    @property
+    def kept(self) -> list[Fault]:
+        """The faults, less the unexpected leads a card seen once too often since explains (O18:
+        its deck flag is that slip's one flag)."""
+        explained = self.referee.explained_leads
+        if not explained:
+            return self.faults
+        return [f for f in self.faults if not (f.code == UNEXPECTED_LEAD and f.i in explained)]
 
 
 @dataclass
@@ -112,7 +122,7 @@ class Choice:
         return self.readings[0]
 
     def unsaid(self, reading: Reading) -> list[Fault]:
-        return [f for f in reading.faults if (f.i, f.code) not in self.said]
+        return [f for f in reading.kept if (f.i, f.code) not in self.said]
 
 
 # -- the readings of a slip ----------------------------------------------------------------

@@ -93,6 +93,12 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         self.winner_proofs: list[Fault] = []
         #: O13: the 混合 lead of the trick in progress (camera log), said once its follows are seen
         self.mixed_lead: Fault | None = None
+        #: O17: the failed throw of the trick in progress (camera log, two cards) and its cards,
+        #: said once its follows are seen
+        self.held_throw: tuple[Fault, tuple[Card, ...]] | None = None
+        #: O18: lines of unexpected leads (O8) a card of the trick before, seen once too often
+        #: later, explains: that card's deck flag is the slip's one flag
+        self.explained_leads: set[int] = set()
         #: O16: the plays of a trick whose lead may be misread, by that lead's card
         self.doubted_plays: dict[int, tuple[int, Card]] = {}
         #: O16: revokes resting on such a trick, said at the deal's end unless its lead's card is
@@ -296,9 +302,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         faults: list[Fault] = []
         lead = self.tricks.trick[0].combo
         if len(cards) != lead.size and lead.kind == Kind.THROW:
+            thrown = self.tricks.trick[0].cards
             proof = self._rebase_failed_throw(i, seat, cards)
             if proof is not None:
-                faults.append(proof)
+                faults.extend(self._hold_failed_throw(proof, thrown))
                 lead = self.tricks.trick[0].combo
         fault = follow_check(seat, cards, lead, held, self.order)
         if fault is not None:
@@ -313,7 +320,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         """Close the trick; returns the proofs its lead's cards made, unless its follows show the
         lead misread (O13, O16: they prove nothing then)."""
         misread = self._lead_misread()
-        held = [*self._mixed_lead_said(misread), *self._held_proofs_said(misread)]
+        held = self._mixed_lead_said(misread)
+        thrown, paired = self._failed_throw_said()
+        misread = misread or paired
+        held.extend([*thrown, *self._held_proofs_said(misread)])
         winner = self.tricks.finish()
         if misread:
             self.tricks.any_leader = True       # whoever leads next won it (O8, unflagged)

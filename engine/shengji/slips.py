@@ -53,6 +53,8 @@ class SlipReadings:
     held_proofs: dict[int, list[Fault]]
     winner_proofs: list[Fault]
     mixed_lead: Fault | None
+    held_throw: tuple[Fault, tuple[Card, ...]] | None
+    explained_leads: set[int]
     doubted_plays: dict[int, tuple[int, Card]]
     waiting: dict[Card, list[Fault]]
 
@@ -63,6 +65,9 @@ class SlipReadings:
 
         def _play(self, i: int, ev: PlayEvent) -> list[Fault]:
             """The faults of play ``i`` as the log reads it (the referee's)."""
+
+        def _throw_penalty(self, seat: int, cards: int) -> int:
+            """Score a failed throw's penalty (:class:`.failures.FailedThrows`'s)."""
 
     def _read_play(self, i: int, ev: PlayEvent) -> list[Fault]:
         """A play, read as the log says and, where it does not fit a camera log, as a slip."""
@@ -155,6 +160,8 @@ class SlipReadings:
                 if card in cards:
                     self.proofs.drop_follow(seat, j)
                     del self.doubted_plays[j]
+        if t.trick_flagged and any(cards & set(p.cards) for p in t.last_trick):
+            self.explained_leads.add(t.trick[0].i)      # O18: that card's misread moved the lead
         if len(t.trick) == 1 and cards & set(t.trick[0].cards):
             t.lead_doubted = True
             self.proofs.throws = [o for o in self.proofs.throws if o.i != t.trick[0].i]
@@ -167,7 +174,10 @@ class SlipReadings:
             return proven
         t = self.tricks
         keep = (t.trick[0].i, t.trick[t.best].i)
-        now = [f for f in proven if f.code == "shengji.failed_throw"]
+        now: list[Fault] = []
+        for f in proven:
+            if f.code == "shengji.failed_throw":
+                now.extend(self._hold_failed_throw(f, t.trick[0].cards) if f.i == keep[0] else [f])
         wait = [f for f in proven if f.code != "shengji.failed_throw"]
         if wait and i in keep:
             self.held_proofs.setdefault(i, []).extend(wait)
@@ -274,6 +284,36 @@ class SlipReadings:
         read = [like if c == odd else c for c in lead.cards]
         return [Fault("observe.card_unplausible", {"seat": lead.seat, "cards": list(lead.cards), "card": odd,
                                                    "as": read}, lead.i)]
+
+    def _hold_failed_throw(self, proof: Fault, thrown: tuple[Card, ...]) -> list[Fault]:
+        """O17: on a camera log a throw of two cards of one group, beaten at its first follow
+        (``shengji.failed_throw``), may be a pair with one card misread: said as its trick closes."""
+        if self.hands or len(thrown) != 2:
+            return [proof]
+        self.held_throw = (proof, thrown)
+        return []
+
+    def _failed_throw_said(self) -> tuple[list[Fault], bool]:
+        """O17: the held failed throw as its trick closes: when two followers answered it with a
+        pair of its group, it was a pair with one card misread (``observe.card_unplausible``, its
+        penalty taken back, the follows prove nothing; returns True); else the failed throw."""
+        held, self.held_throw = self.held_throw, None
+        if held is None:
+            return [], False
+        proof, thrown = held
+        t = self.tricks
+        group = self.order.group
+        pairs = sum(1 for p in t.trick[1:] if p.combo.kind == Kind.PAIR and group[p.cards[0]] == group[thrown[0]])
+        if t.phantom or len(t.trick) != 4 or pairs < MIXED_PAIR_FOLLOWERS:
+            return [proof], False
+        seat = proof.facts["seat"]
+        self._throw_penalty(seat, -len(thrown))
+        like = proof.facts["forced"][0]
+        odd = next((c for c in thrown if c != like), like)
+        for p in t.trick[1:]:
+            self.proofs.drop_follow(p.seat, p.i)
+        return [Fault("observe.card_unplausible", {"seat": seat, "cards": list(thrown), "card": odd,
+                                                   "as": [like, like]}, t.trick[0].i)], True
 
 
 def winner_proofs_said(due: list[Fault], turn: list[Fault]) -> list[Fault]:
