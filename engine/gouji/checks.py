@@ -32,6 +32,7 @@ class PlayChecks:
     counts: list[int | None]
     progress: Progress
     passed: set[int]
+    rang: int | None
     no_fours: set[int]
     cur: Current | None
     burning: BurnState
@@ -93,6 +94,9 @@ class PlayChecks:
         if seat == owner:
             return self._check_lead(seat, shape, final)
         if self.readings.unseen:                              # it answers a play that was not seen (D30)
+            if self.rang is not None and seat == opp(self.rang):
+                # 让牌 was declared on this seat's play not seen (004:25): all passed, it leads again
+                return self._check_lead(seat, shape, final)
             if not self.readings.unseen_burn:
                 return "answer", None, False, False
             _, fault, burning, _ = self._check_answer(seat, shape, cur)

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
+from ..events import AnyEvent
 from ..verdict import Fault
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, beats, parse_shape
@@ -35,6 +36,7 @@ class OtherReadings:
     phase: Phase
     min_table: tuple[int, ...]
     played: list[int]
+    counts: list[int | None]
     hands: list[Hand | None]
     progress: Progress
     cur: Current | None
@@ -46,6 +48,10 @@ class OtherReadings:
         def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Any]: ...
         def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
         def to_lead(self) -> int | None: ...
+        def _is_final(self, seat: int, shape: Shape) -> bool: ...
+        def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
+        def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                  zhashao: bool) -> list[Fault]: ...
         def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                     burning: bool) -> list[Fault]: ...
         def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> Self: ...
@@ -55,6 +61,16 @@ class OtherReadings:
         as an observation, or nothing."""
         proof, self.readings.proves = self.readings.proves, None
         return [] if proof is None else [Fault(proof.code, proof.facts, proof.i, i)]
+
+    def _misread_table(self, i: int, event: AnyEvent) -> list[Self]:
+        """O9 then O5: a declare right after a play with a card seen more often than the decks
+        hold has a fault (e.g. 让牌 on a play read as a 挂花 够级, 004:25): the readings of that
+        play with that card read wrong (each as ``_misread_alts`` makes them) that take the
+        declare without a fault."""
+        before, cur = self.readings.doubtful_before, self.cur
+        if before is None or cur is None or cur.i != self.readings.doubtful or i != cur.i + 1:
+            return []
+        return [alt for alt in before._misread_alts(cur.i, cur.seat, cur.cards) if not alt._feed(i, event)]
 
     def _unseen_lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                      fault: Fault) -> list[Fault] | None:
@@ -103,6 +119,30 @@ class OtherReadings:
             return None
         alt.readings.durable = True
         return alt
+
+    def _answered_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> list[Self]:
+        """O1 after a play not seen: this seat's answer to the play on the table was not seen,
+        all passed, and this play is its lead (004:23 「上牌」, then the one whose play stood
+        leads).  As the reading in which it stood, with the seat's count charged with that answer
+        too: durable, as the count shows only when the seat runs out."""
+        cur, count = self.cur, self.counts[seat]
+        if (cur is None or cur.seat == seat or self.phase != Phase.PLAY or self.hands[seat] is not None
+                or count is None or count - cur.shape.n < shape.n or len(self.readings.alts) >= 24):
+            return []
+        alt = self._copy()
+        alt.counts[seat] = count - cur.shape.n
+        alt.played[seat] += cur.shape.n
+        alt._lead(i, seat, shape, cards, alt._is_final(seat, shape), False)
+        alt.readings.durable = True
+        return [alt]
+
+    def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
+        """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
+        holders = [s for s, hand in enumerate(self.hands)
+                   if s != seat and hand is not None and s in self.progress.active and not hand.missing(cards)]
+        if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
+            return None
+        return holders[0]
 
     def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
         """O2: the deal as it would be had faulted play ``i`` been another seat's (the seat read

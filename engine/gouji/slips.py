@@ -56,6 +56,8 @@ class Readings:
     #: was another seat's, or a card of it was not seen (``_seat_alts``, ``_short_alts``).  Such a
     #: reading differs from the others in the card counts, which show only when a seat runs out
     durable: bool = False
+    #: the deal just before play ``doubtful`` (its misreadings are tried on a declare after it)
+    doubtful_before: Any = None
     #: the rule fault an earlier observation flag becomes should the table follow this reading
     #: (e.g. ``gouji.not_your_lead`` when a first lead taken for a gap was out of turn after all)
     proves: Fault | None = None
@@ -108,12 +110,14 @@ class SlipReadings(OtherReadings):
             seen[card] = n
             if n > copies:
                 over = True
+        before = self._copy() if over and self.hands[event.seat] is None else None
         faults = self._feed_read(i, event)
         for card in self._returned:
             if seen[card] > 0:
                 seen[card] -= 1
-        if over and self.hands[event.seat] is None:
+        if before is not None:
             self.readings.doubtful = i       # the judge flags a card seen too often (O9): read wrong?
+            self.readings.doubtful_before = before
         return faults
 
     def _adopt(self, other: Self) -> None:
@@ -136,6 +140,8 @@ class SlipReadings(OtherReadings):
         if not isinstance(event, PlayEvent):
             kept = [alt for alt in alts if not alt._feed(i, event)]
             faults = self._feed(i, event)
+            if faults and not kept:
+                kept = self._misread_table(i, event)
             durable = [alt for alt in kept if alt.readings.durable]
             if faults and kept and (self.hands[getattr(event, "seat", 0) or 0] is None or durable):
                 # a pass or declare only a reading kept explains: the table followed it (with the
@@ -223,23 +229,16 @@ class SlipReadings(OtherReadings):
     def _copy(self) -> Self:
         """A deep copy of this deal (rules and settings shared), with no readings of its own."""
         keep = {id(x): x for x in (self.rules, self.deal, self.s, self.min_table)}
-        alts, pre = self.readings.alts, self.readings.pre
-        self.readings.alts, self.readings.pre = [], None
+        r = self.readings
+        alts, pre, before = r.alts, r.pre, r.doubtful_before
+        r.alts, r.pre, r.doubtful_before = [], None, None
         alt = copy.deepcopy(self, keep)
-        self.readings.alts, self.readings.pre = alts, pre
+        r.alts, r.pre, r.doubtful_before = alts, pre, before
         alt.readings.age = 0
         alt.readings.misread = ()
         alt.readings.durable = False
         alt.readings.proves = None
         return alt
-
-    def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
-        """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
-        holders = [s for s, hand in enumerate(self.hands)
-                   if s != seat and hand is not None and s in self.progress.active and not hand.missing(cards)]
-        if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
-            return None
-        return holders[0]
 
     @staticmethod
     def _one_odd(cards: tuple[Card, ...]) -> bool:
@@ -334,6 +333,8 @@ class SlipReadings(OtherReadings):
             self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
         if code == "gouji.count_mismatch" and answer:
             self.readings.alts += self._short_alts(i, seat, cards)
+        if code in BEAT_CODES:
+            self.readings.alts += self._answered_unseen(i, seat, shape, cards)
         self.readings.alts += self._seat_alts(i, seat, cards)
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
