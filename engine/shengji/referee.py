@@ -159,6 +159,12 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         return faults
 
     def _bottom(self, ev: BottomEvent) -> list[Fault]:
+        faults = self._bottom_faults(ev)
+        if self.bottom is ev.cards and self.complete and self.waiting:
+            faults.extend(self._said_at_end(ev.cards))      # O16: the bottom's cards count too
+        return faults
+
+    def _bottom_faults(self, ev: BottomEvent) -> list[Fault]:
         if self.bottom is not None:
             return [Fault("shengji.bottom_twice", {})]
         self.bottom = ev.cards
@@ -172,7 +178,6 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 return [fault]
         if self.complete:
             self._score_bottom()
-            return self._said_at_end(ev.cards)
         return []
 
     # -- plays ---------------------------------------------------------------------------
@@ -267,6 +272,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 self.proofs.drop_follow(p["seat"], p["i"])
             for played in self.tricks.last_trick:        # ... and its cards prove nothing later
                 self.proofs.forget(played.seat, played.cards)
+            self._forget_doubted(self.tricks.last_trick)
         return out
 
     def _close_incomplete(self, i: int) -> list[Fault]:

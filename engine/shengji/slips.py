@@ -231,6 +231,18 @@ class SlipReadings:
         self.waiting.setdefault(card, []).extend(lead_proofs)
         return True
 
+    def _forget_doubted(self, trick: list[Any]) -> None:
+        """O8 after O16: an unexpected lead shows the trick before misread: what waited on its lead
+        proves nothing."""
+        if not self.waiting or len(trick) != 4:
+            return
+        card = trick[0].cards[0] if len(trick[0].cards) == 1 else None
+        if card in self.waiting and all(self.doubted_plays.get(p.i, (0, None))[1] == card for p in trick[1:]):
+            del self.waiting[card]
+            for p in trick[1:]:
+                del self.doubted_plays[p.i]
+                self.proofs.drop_follow(p.seat, p.i)
+
     def _wait_doubted(self, proven: list[Fault]) -> list[Fault]:
         """O16: the revokes proven of a follow in a trick whose lead may be misread wait (the rest is said)."""
         if not self.doubted_plays or not proven:
