@@ -36,6 +36,8 @@ class OtherReadings:
     phase: Phase
     min_table: tuple[int, ...]
     played: list[int]
+    s: Any
+    burning: Any
     counts: list[int | None]
     hands: list[Hand | None]
     progress: Progress
@@ -50,6 +52,7 @@ class OtherReadings:
         def to_lead(self) -> int | None: ...
         def _is_final(self, seat: int, shape: Shape) -> bool: ...
         def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
+        def _unseen_burn(self, seat: int, shape: Shape, joker: bool = True) -> Any: ...
         def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                   zhashao: bool) -> list[Fault]: ...
         def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
@@ -143,6 +146,21 @@ class OtherReadings:
         if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
             return None
         return holders[0]
+
+    def _burned_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
+        """004:11 then 002:13: a play of this seat not seen took the 够级 on the table (a burn),
+        and this play, with no joker and not its last, is 诈烧: the seat is out (拉客).  Durable:
+        the seat out shows only when 四户乱缠 (004:9-11) starts earlier than the others say."""
+        if shape.jokers or final or not self.s.zhashao_places_last or self.phase != Phase.PLAY:
+            return []
+        burn = self._unseen_burn(seat, shape, joker=False)
+        if burn is None:
+            return []
+        alt = self._copy()
+        alt.burning.current = burn
+        alt._lead(i, seat, shape, cards, final, True)
+        alt.readings.durable = True
+        return [alt]
 
     def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
         """O2: the deal as it would be had faulted play ``i`` been another seat's (the seat read

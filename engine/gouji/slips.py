@@ -335,6 +335,7 @@ class SlipReadings(OtherReadings):
             self.readings.alts += self._short_alts(i, seat, cards)
         if code in BEAT_CODES:
             self.readings.alts += self._answered_unseen(i, seat, shape, cards)
+            self.readings.alts += self._burned_unseen(i, seat, shape, cards, final and not left)
         self.readings.alts += self._seat_alts(i, seat, cards)
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
@@ -348,12 +349,12 @@ class SlipReadings(OtherReadings):
         alt._lead(i, seat, shape, cards, final, False)
         return alt
 
-    def _unseen_burn(self, seat: int, shape: Shape) -> Burn | None:
+    def _unseen_burn(self, seat: int, shape: Shape, joker: bool = True) -> Burn | None:
         """The burn ``seat`` would have started by taking the 够级 on the table with a play not
-        seen (004:11): only where it may burn it, and this play carries a joker as a burn play
-        must.  None otherwise."""
+        seen (004:11): only where it may burn it, and (``joker``) this play carries a joker as a
+        burn play must.  None otherwise."""
         cur = self.cur
-        if cur is None or cur.seat == seat or not shape.jokers or self.hands[seat] is not None:
+        if cur is None or cur.seat == seat or (joker and not shape.jokers) or self.hands[seat] is not None:
             return None
         _, fault, burning, _ = self._check_answer(seat, shape, cur)
         if not burning or (fault is not None and fault.code not in BEAT_CODES):
