@@ -165,6 +165,9 @@ BENCH = [
     ("gouji-yucheng", 100_151, "drop", [(50, "gouji.rangpai_bad")]),       # was + passed_already
     # O9 then O5: 6C 6S read as SJ 6S (a 挂花 够级): the 让牌 after it takes the 6s
     ("gouji-yucheng", 100_188, "misread", [(64, "deck.too_many_copies")]),  # was + rangpai_bad
+    # ``--seed 2``: a burn play not seen took the 够级 (004:11); the seat's next play, with no
+    # joker, was 诈烧 (002:13): the seat is out, and 四户乱缠 starts as the table's did
+    ("gouji-shandong", 200_083, "drop", [(13, "gouji.count_mismatch")]),   # was + 2 after_out
 ]
 
 
