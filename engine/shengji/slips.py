@@ -20,6 +20,7 @@ from ..cards import Card
 from ..events import PlayEvent
 from ..verdict import Fault
 from .combos import Kind
+from .order import TRUMP
 from .readings import Choice, Reading, slip_readings
 
 if TYPE_CHECKING:
@@ -210,7 +211,8 @@ class SlipReadings:
 
     def _lead_off_suit(self, lead_proofs: list[Fault]) -> bool:
         """O16: on a camera log, a single-card lead two of whose followers both played one other
-        group may be misread (its genuine suit theirs) as much as it may show two revokes.  The
+        side suit (all three, for trumps) may be misread (its genuine suit theirs) as much as it
+        may show two revokes.  The
         revokes resting on that trick (its followers' follows, and the lead's own proofs when all
         three followers played that group) wait until the deal's end (:meth:`_said_at_end`);
         should the lead's card be seen once too often first, the lead was the misread and they
@@ -222,11 +224,12 @@ class SlipReadings:
         card = t.trick[0].cards[0]
         off = Counter(group[p.cards[0]] for p in t.trick[1:]
                       if len(p.cards) == 1 and group[p.cards[0]] != group[card])
-        if max(off.values(), default=0) < OFF_SUIT_FOLLOWERS:
-            return False
+        most, count = max(off.items(), key=lambda kv: kv[1], default=(None, 0))
+        if count < (len(t.trick) - 1 if most == TRUMP else OFF_SUIT_FOLLOWERS):
+            return False        # two seats void trumping a side lead is common: all three must
         for p in t.trick[1:]:
             self.doubted_plays[p.i] = (p.seat, card)
-        if max(off.values()) < len(t.trick) - 1:
+        if count < len(t.trick) - 1:
             return False        # a seat followed the lead or played a third group: the lead's proofs stand
         self.waiting.setdefault(card, []).extend(lead_proofs)
         return True

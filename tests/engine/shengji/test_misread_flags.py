@@ -82,6 +82,12 @@ CASES = [
      5, [P(0, "9H"), P(1, "7C"), P(2, "10H"), P(3, "JH"), P(3, "6C"), P(0, "8C"), P(1, "KC"), P(2, "9C"),
          P(1, "AH"), P(2, "9H"), P(3, "KH"), P(0, "QH"), P(3, "6D")], False,
      [None] * 13 + [LEAD], []),
+    # O16, 003:56: two seats trump (毙) a side lead (♥ led, ♠9 and ♠10): two seats void trumping
+    # is common, so it casts no doubt on the lead (all three must, for trumps): seat 1's ♠9
+    # revoke is proven at once by its ♥6.
+    ("two followers trumping a side lead: a revoke is proven at once",
+     4, [P(0, "AH"), P(1, "9S"), P(2, "4H"), P(3, "10S"), P(3, "QD"), P(0, "7D"), P(1, "6H")], False,
+     [None, None, REVOKE, *[None] * 5], [2]),
     # 003:54, a real revoke (not a misread): seat 1 discards ♣7 on ♦ and shows ♦8 later in a
     # trick read in phase: proven at once.
     ("a real revoke is still proven at once",
