@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from .hands import Hand
 
 #: at most this many durable readings are kept beside the deal
-MAX_DURABLE = 6
+MAX_DURABLE = 16
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 A_FOUR = parse_card("4S")
+#: one card of each rank 5..A, lowest first: the base a play of 2s seen may have had
+BASES = [parse_card(code) for code in ("5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS")]
 
 
 class OtherReadings:
@@ -193,9 +195,10 @@ class OtherReadings:
         hand = self.hands[seat]
         out: list[Self] = []
         tried: list[Counter[Card]] = []
+        based = False                   # one base (the lowest the table takes) is enough
         for extra in self._extra_cards(cards, hand):
             fixed = (*cards, *[extra] * need)
-            if Counter(fixed) in tried or len(out) >= self._durable_room():
+            if Counter(fixed) in tried or len(out) >= self._durable_room() or (based and extra in BASES):
                 continue
             tried.append(Counter(fixed))
             if self.check_play(seat, fixed) is not None:
@@ -203,17 +206,23 @@ class OtherReadings:
             alt = self._durable_copy(i, seat, fixed)
             if alt is not None:
                 out.append(alt)
+                based = hand is None and extra in BASES
         return out
 
     @staticmethod
     def _extra_cards(cards: tuple[Card, ...], hand: Hand | None) -> list[Card]:
-        """Cards a play may have had besides ``cards``: its ranks, a 2, a joker (from ``hand``
-        when it is known)."""
+        """Cards a play may have had besides ``cards``: any card of ``hand`` when it is known;
+        else its ranks, a 2, a joker, and where only 2s and jokers were seen the base they were
+        attached to (2s played with another rank become that rank, 004:15-17), lowest first."""
         ranks = {c.rank for c in cards}
-        if hand is not None:
-            return [c for c in hand.cards() if c.rank in ranks or c.is_joker or ORDER[c.rank] == TWO]
+        if hand is not None:       # the ranks seen first, then 2s and jokers, then the bases
+            held = sorted(dict.fromkeys(hand.cards()),
+                          key=lambda c: (c.rank not in ranks, not (c.is_joker or ORDER[c.rank] == TWO)))
+            return [c for k, c in enumerate(held)           # one card of each base rank
+                    if c.rank in ranks or c.is_joker or all(d.rank != c.rank for d in held[:k])]
         firsts = [next(c for c in cards if c.rank == r) for r in sorted(ranks)]
-        return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER]
+        bases = [] if any(not c.is_joker and ORDER[c.rank] != TWO for c in cards) else BASES
+        return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER, *bases]
 
 
 def _answers_some_lead(shape: Shape, cards: tuple[Card, ...], min_table: tuple[int, ...]) -> bool:

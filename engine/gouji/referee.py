@@ -194,8 +194,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             holder = self._holder(seat, cards) if fault.code == "play.not_in_hand" else None
             if holder is not None:      # O2: the cards are one other seat's, which may play them now
                 self._play(i, holder, cards)
-            elif fault.code == "play.not_in_hand" and not self.readings.doubt:
-                self.readings.alts += self._seat_alts(i, seat, cards)   # O2: several seats hold them
+            elif not self.readings.doubt:       # O2: another seat's (several hold them, or the count)
+                self.readings.alts += self._seat_alts(i, seat, cards)
             return [*faults, fault]
         count = self.counts[seat]
         if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n \

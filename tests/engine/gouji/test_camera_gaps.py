@@ -100,6 +100,8 @@ FULL = [
     ("gouji-shandong", 100_003, [(33, "play.not_in_hand")]),          # was + leader_must_play
     ("gouji-shandong", 100_045, [(16, "gouji.does_not_beat")]),       # was + 5 (passed_already ...)
     ("gouji-yucheng", 100_053, [(52, "gouji.revolution_out")]),       # was + 26 (not_your_lead ...)
+    # KS 2D 2D seen as 2D 2D, the hand known: the card not seen was the base the 2s became (004:15-17)
+    ("gouji-shandong", 100_111, [(27, "gouji.count_mismatch")]),      # was + three_not_last, does_not_beat
 ]
 
 
@@ -117,6 +119,8 @@ MOVED = [
     ("gouji-shandong", 100_005, 69, 0, [(69, "play.after_out")]),         # was + passed_already
     # 004:11 冲点: the 冲点 seat's second play seen as another seat's (O4) (was + 4)
     ("gouji-shandong", 100_176, 8, 5, [(8, "observe.missing_play")]),
+    # more cards than the count says the seat holds: another seat's (was + burn_after_pass)
+    ("gouji-yucheng", 100_109, 78, 4, [(78, "gouji.more_than_held")]),
 ]
 
 
