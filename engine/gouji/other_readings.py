@@ -112,6 +112,12 @@ class OtherReadings:
         first = start if self.cur is None else start + 1
         return [(first + k) % SEATS for k in range(SEATS)]
 
+    def _durable(self, alts: list[Self]) -> list[Self]:
+        """``alts`` kept for the rest of the deal (D31)."""
+        for alt in alts:
+            alt.readings.durable = True
+        return alts
+
     def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...]) -> Self | None:
         """A durable copy of the deal in which ``seat`` played ``cards`` at ``i``, or None where
         that play has a fault.  The copy makes no readings of its own."""

@@ -181,8 +181,8 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             read = (self._misread_as(seat, cards)
                     if self.hands[seat] is None and shape.code == "gouji.mixed_ranks" else None)
             if read is None or not self._one_odd(cards):
-                if not self.readings.doubt:      # O1: keep each reading as one play
-                    self.readings.alts += self._misread_alts(i, seat, cards)
+                if not self.readings.doubt:      # O1: keep each reading as one play; durable, as
+                    self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late
                 return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)

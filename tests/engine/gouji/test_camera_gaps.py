@@ -172,6 +172,9 @@ BENCH = [
     # ``--seed 2``: a burn play not seen took the 够级 (004:11); the seat's next play, with no
     # joker, was 诈烧 (002:13): the seat is out, and 四户乱缠 starts as the table's did
     ("gouji-shandong", 200_083, "drop", [(13, "gouji.count_mismatch")]),   # was + 2 after_out
+    # ``--seed 2``: 6C 6S read as 6C 8C (O5): the readings of it charge the seat's count to the
+    # end of the deal, so the 接风 (004:27) at the end goes to the right seat (was + count_mismatch)
+    ("gouji-yucheng", 200_108, "misread", [(67, "gouji.mixed_ranks")]),
 ]
 
 
