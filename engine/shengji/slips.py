@@ -92,13 +92,10 @@ class SlipReadings:
         for alt, opened in slip_readings(before, slip, i, ev):
             choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
         choice.prune()
-        first_lead = slip == "lead" and not self.tricks.history
         if choice.decided(False):
             self._choice = choice
             return self._settle()
         self._choice = choice
-        if first_lead:       # O8: no trick before explains the first lead; the readings only re-synchronise
-            return choice.say_all()
         return choice.first_flag()
 
     def _slip_kind(self, ev: PlayEvent) -> str | None:

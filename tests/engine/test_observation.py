@@ -26,11 +26,15 @@ CASES = [
     ("a missed last play of a trick: flagged once at the next lead",
      [GF, P(0, "9D"), P(1, "10D"), P(2, "QD"), P(2, "5C")],
      [None, None, None, None, "observe.missing_play"]),
-    ("the first lead of a deal by another seat than the dealer: an accusation",
+    # 000:115 the dealer has the first lead; the trick then goes round in turn
+    ("the first play by the seat after the dealer: the dealer's lead was not seen (O8)",
      [GF, P(1, "9D")],
+     [None, "observe.missing_play"]),
+    ("the first lead by a seat no unseen lead explains: an accusation (O8)",
+     [GF, P(2, "9D")],
      [None, "shengji.out_of_turn"]),
     ("a low-confidence reading that would be a fault is a question",
-     [GF, P(1, "9D", conf=0.3, source="camera")],
+     [GF, P(2, "9D", conf=0.3, source="camera")],
      [None, "shengji.out_of_turn"]),
 ]
 
@@ -52,7 +56,7 @@ def test_missed_play_names_the_seat() -> None:
 
 
 def test_low_confidence_asks_and_a_correction_settles_it() -> None:
-    log = CASES[4][1]
+    log = CASES[5][1]
     asked = judge_text(json.dumps(x) for x in log).verdicts[1]
     assert asked.confirm and asked.to_json()["confirm"] is True and not asked.ok
     settled = judge_text(json.dumps(x) for x in [*log, {"type": "correct", "ref": 1, "cards": ["9D"],
@@ -61,7 +65,7 @@ def test_low_confidence_asks_and_a_correction_settles_it() -> None:
 
 
 def test_unsure_play_asks() -> None:
-    v = judge_text(json.dumps(x) for x in [GF, P(1, "9D", sure=False)]).verdicts[1]
+    v = judge_text(json.dumps(x) for x in [GF, P(2, "9D", sure=False)]).verdicts[1]
     assert v.confirm and v.fault.code == "shengji.out_of_turn"
 
 
