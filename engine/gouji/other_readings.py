@@ -97,10 +97,27 @@ class OtherReadings:
         others = self._seat_alts(i, seat, cards)         # the leader's own lead, its seat read wrong
         lowest = parse_shape([A_FOUR] * len(cards), self.min_table)
         assert isinstance(lowest, Shape)
+        burned = self._burned_lead(i, lead, seat, shape, cards, final, lowest)
         self.cur = Current(lead, lowest, (), i, False)   # the lead not seen
         faults = self._answer(i, seat, shape, cards, final, False)
-        self.readings.alts += [*out_of_turn, *others]
+        self.readings.alts += [*out_of_turn, *burned, *others]
         return [Fault("observe.missing_play", {"seat": lead, "by": seat}), *faults]
+
+    def _burned_lead(self, i: int, lead: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                     lowest: Shape) -> list[Self]:
+        """D32: the lead not seen was a 够级 and this play, not the 对门's, burned it (004:11):
+        the reading in which the burn goes on (and a play without a joker is 诈烧, 002:13)."""
+        if seat == (lead + 3) % SEATS or not shape.gouji:
+            return []
+        alt = self._copy()
+        alt.cur = Current(lead, lowest._replace(gouji=True), (), i, True)
+        alt.readings.doubt = True
+        faults = alt._answer(i, seat, shape, cards, final, True)
+        alt.readings.doubt = False
+        if faults:
+            return []
+        alt.readings.durable = True
+        return [alt]
 
     def _durable_room(self) -> int:
         return MAX_DURABLE - sum(alt.readings.durable for alt in self.readings.alts)

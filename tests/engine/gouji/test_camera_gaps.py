@@ -142,6 +142,10 @@ FIRST = [
     # 对门 keeps its 4s (002:46) (was + four_discarded)
     ("gouji-shandong", 100_003, [(10, "observe.missing_play")]),
     ("gouji-shandong", 100_017, [(14, "observe.missing_play")]),
+    # the lead not seen was a 够级 and the seat that answered burned it (004:11); its play with
+    # no joker is 诈烧 (002:13), and the next seat leads (was + count_mismatch)
+    ("gouji-shandong", 100_149, [(8, "observe.missing_play")]),
+    ("gouji-shandong", 100_066, [(6, "observe.missing_play")]),   # was + 2 (after_out ...)
 ]
 
 
