@@ -228,7 +228,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         turn = self._turn(i, seat)
         faults.extend(turn)
         faults.extend(winner_proofs_said(due, turn))
-        slip = any(is_observation(f.code) for f in faults)
+        slip = bool(faults) and any(is_observation(f.code) for f in faults)
         self.slipped = self.slipped or slip or bool(over)
         hand = self.hands.get(seat)
         faults.extend(held_faults(seat, cards, hand, self.left[seat], self.settings, self.declares, self.dealer))
@@ -253,7 +253,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if over:
             self._doubt_card(over)
         if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
-            proven = self._prove(i, seat, tuple(c for c in cards if c not in over))
+            proven = self._prove(i, seat, tuple(c for c in cards if c not in over) if over else cards)
             faults.extend(self._hold_proofs(i, self._wait_doubted(proven)))
         if len(self.tricks.trick) == 4:
             faults.extend(self._finish_trick())
