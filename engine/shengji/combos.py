@@ -188,12 +188,12 @@ def classify(cards: Sequence[Card], order: TrumpOrder) -> Combo:
     """The combination ``cards`` make under this deal's order (a lead's view)."""
     s = order.settings
     group_of = order.group
-    groups = {group_of[c] for c in cards}
-    group = next(iter(groups)) if len(groups) == 1 else None
     n = len(cards)
     if n == 1:
         c = cards[0]
-        return Combo(Kind.SINGLE, group, tuple(cards), (order.strength[c],), Structure((), (), (c,)))
+        return Combo(Kind.SINGLE, group_of[c], tuple(cards), (order.strength[c],), Structure((), (), (c,)))
+    groups = {group_of[c] for c in cards}
+    group = next(iter(groups)) if len(groups) == 1 else None
     if s.has_wushik and n in (3, 6):
         wgroup = _wushik_group(cards, order, paired=(n == 6))
         if wgroup is not None:

@@ -128,6 +128,8 @@ def _largest_first(seat: int, played_g: Sequence[Card], held_g: Sequence[Card], 
 
 def is_imperfect(lead: Combo, played: Sequence[Card], order: TrumpOrder) -> bool:
     """Whether a follow could ever be proven wrong by cards seen later (else it is surely fine)."""
+    if lead.size == 1 and len(played) == 1:     # a single: only a card off the led group can be
+        return order.group[played[0]] != lead.group
     played_g = _of_group(played, lead.group, order)
     if len(played_g) < lead.size:
         return True
