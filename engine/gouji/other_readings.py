@@ -38,6 +38,7 @@ class OtherReadings:
     phase: Phase
     min_table: tuple[int, ...]
     played: list[int]
+    passed: set[int]
     s: Any
     burning: Any
     counts: list[int | None]
@@ -171,6 +172,34 @@ class OtherReadings:
         if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
             return None
         return holders[0]
+
+    def _owner_led_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
+        """O1 after a play not seen: all passed on the play on the table, its player led again
+        (004:23) and this play answered that lead.  Its count is charged with a lead of as many
+        cards, so a 3 left alone in its hand is 闷 (004:5-7, D13).  Durable (counts)."""
+        cur = self.cur
+        owner = None if cur is None else cur.seat
+        if (cur is None or owner == seat or owner not in self.progress.active or self.phase != Phase.PLAY
+                or self.hands[seat] is not None or self.hands[cur.seat] is not None):
+            return []
+        count = self.counts[cur.seat]
+        if count is None or count <= shape.n:
+            return []
+        lead = parse_shape([A_FOUR] * shape.n, self.min_table)
+        if not isinstance(lead, Shape) or lead.gouji:
+            return []
+        alt = self._copy()
+        alt.counts[cur.seat] = count - shape.n
+        alt.played[cur.seat] += shape.n
+        alt.passed, alt.last_actor = set(), cur.seat
+        alt.cur = Current(cur.seat, lead, (), i, False)          # the lead not seen
+        alt.readings.doubt = True
+        faults = alt._answer(i, seat, shape, cards, final, False)
+        alt.readings.doubt = False
+        if faults:
+            return []
+        alt.readings.durable = True
+        return [alt]
 
     def _burned_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
         """004:11 then 002:13: a play of this seat not seen took the 够级 on the table (a burn),

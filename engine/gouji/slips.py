@@ -335,6 +335,7 @@ class SlipReadings(OtherReadings):
             self.readings.alts += self._short_alts(i, seat, cards)
         if code in BEAT_CODES:
             self.readings.alts += self._answered_unseen(i, seat, shape, cards)
+            self.readings.alts += self._owner_led_unseen(i, seat, shape, cards, final)
             self.readings.alts += self._burned_unseen(i, seat, shape, cards, final and not left)
         self.readings.alts += self._seat_alts(i, seat, cards)
 

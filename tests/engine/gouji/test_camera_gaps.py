@@ -179,6 +179,9 @@ BENCH = [
     # ``--seed 2``: 6C 6S read as 6C 8C (O5): the readings of it charge the seat's count to the
     # end of the deal, so the 接风 (004:27) at the end goes to the right seat (was + count_mismatch)
     ("gouji-yucheng", 200_108, "misread", [(67, "gouji.mixed_ranks")]),
+    # ``--seed 3``: all passed, the table's player led again (a single, not seen) and this play
+    # answered it; its one card left was a 3: 闷 (004:5-7, D13) (was + count_mismatch)
+    ("gouji-shandong", 300_062, "drop", [(103, "gouji.count_mismatch")]),
 ]
 
 
