@@ -130,6 +130,19 @@ class OtherReadings:
         first = start if self.cur is None else start + 1
         return [(first + k) % SEATS for k in range(SEATS)]
 
+    def _nested(self, tried: list[Self]) -> list[Self]:
+        """A second slip in the deal (D31): the durable readings of the first that did not take
+        this faulted play each made readings of it; those are kept too (durable, as room
+        allows), so a reading of both slips can still be followed."""
+        out: list[Self] = []
+        room = self._durable_room()
+        for alt in tried:
+            if alt.readings.durable:
+                out += alt.readings.alts[:max(0, room - len(out))]
+        for alt in out:
+            alt.readings.durable = True
+        return out
+
     def _durable(self, alts: list[Self]) -> list[Self]:
         """``alts`` kept for the rest of the deal (D31)."""
         for alt in alts:

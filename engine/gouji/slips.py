@@ -196,6 +196,7 @@ class SlipReadings(OtherReadings):
             return self._proven(i)
         if tried:
             self.readings.doubt = True          # none fits: no new guess until a play fits again
+        self.readings.alts += self._nested(tried)
         if pre is not None and self._other_seat(pre, i, event):
             return []
         if pre is None and self.readings.pre is None:
