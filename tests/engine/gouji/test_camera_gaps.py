@@ -105,6 +105,23 @@ FULL = [
 ]
 
 
+#: full logs with three mutated plays (``simulate_deal_with_faults(illegal=3)``): a second slip
+#: keeps the durable readings' own readings of it (D31); only the mutated plays are flagged
+THREE = [
+    ("gouji-shandong", 700_060, [(11, "gouji.count_mismatch"), (27, "gouji.passed_already"),
+                                 (34, "play.not_in_hand")]),                      # was 25 flags
+    ("gouji-yucheng", 700_040, [(14, "gouji.burn_before_four"), (25, "gouji.passed_already"),
+                                (37, "play.not_in_hand")]),                       # was 21 flags
+]
+
+
+@pytest.mark.parametrize("game,raw,want", THREE, ids=[f"{g} {r}" for g, r, _ in THREE])
+def test_three_mutated_plays_cost_their_own_flags(game: str, raw: int, want: list) -> None:
+    events, bad = simulate_deal_with_faults(game, random.Random(raw), illegal=3)
+    assert [i for i, _ in want] == bad
+    assert _flags(events) == want
+
+
 @pytest.mark.parametrize("game,raw,want", FULL, ids=[f"{g} {r}" for g, r, _ in FULL])
 def test_mutated_play_costs_its_own_flag(game: str, raw: int, want: list) -> None:
     """D31: the table went on as the true play; the later legal plays are not accused."""
