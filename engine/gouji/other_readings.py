@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .hands import Hand
 
 #: at most this many durable readings are kept beside the deal
-MAX_DURABLE = 16
+MAX_DURABLE = 64
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 A_FOUR = parse_card("4S")
 #: one card of each rank 5..A, lowest first: the base a play of 2s seen may have had
