@@ -76,3 +76,22 @@ def test_one_slip_costs_few_flags(seed, game, drop) -> None:
     result = judge(log)
     assert len(result.faults()) <= FLAGS
     assert all(v.ok or (v.fault.proven_at or 0) >= k for v in result.verdicts[:k])
+
+
+@settings(max_examples=12, deadline=None, derandomize=False, database=None)
+@seed(20261203)
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["gouji-yucheng", "gouji-shandong"]))
+def test_one_gouji_rule_fault_accuses_no_one_else(seed, game) -> None:
+    """gouji.md D31: after one injected fault (another seat's play, or a card left out) the
+    readings kept to the deal's end re-synchronise it: no legal play is accused (bench verdicts,
+    200 deals per game, seed 1: 0.0 false accusations per deal)."""
+    from cardref.engine.verdict_compare import compare
+
+    cam = deal(game, seed)
+    bad, k = inject_on_camera_log(cam, random.Random(seed))
+    if k is None:
+        return
+    verdicts = judge(bad).verdicts
+    score = compare(verdicts, judge(cam).verdicts, list(range(len(verdicts))), [k])
+    assert score.injected == 1 and score.caught == 1
+    assert score.false_accusations == 0, [(v.i, v.fault.code) for v in verdicts if v.accusation]
