@@ -28,7 +28,7 @@ trusts what it sees.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..events import PlayEvent
@@ -126,20 +126,33 @@ class Choice:
 
 
 # -- the readings of a slip ----------------------------------------------------------------
-def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tuple[Any, list[Fault]]]:
+def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tuple[Any, list[Fault], PlayEvent]]:
     """The referees (copies of ``before``, the referee before play ``i``) that read play ``i`` as a
-    slip, each with the flag of that slip: for ``"close"`` (O10) the trick in progress closed with
-    the plays seen; for ``"lead"`` the due seat's lead missed (O11) and the last play of the trick
-    before read as this trick's lead (O12)."""
+    slip, each with the flag of that slip and the play as that reading takes it: for ``"close"``
+    (O10) the trick in progress closed with the plays seen; for ``"lead"`` the due seat's lead
+    missed (O11), the last play of the trick before read as this trick's lead (O12), and the
+    lead read as the seat due's, its seat misread (O19)."""
     before.slipped = True               # O15: in a slip reading the counts are not known
     if slip == "close":
-        yield before, before._close_incomplete(i)
+        yield before, before._close_incomplete(i), ev
         return
     retro = before._clone() if _last_was_lead(before, ev.seat) else None
+    # the first lead is the dealer's (000:115): one by another seat stays out of turn (O8)
+    moved = before._clone() if before.tricks.history else None
     if ev.seat == (before.tricks.leader + 1) % 4:
-        yield before, _missed_lead(before, i, ev)
+        yield before, _missed_lead(before, i, ev), ev
     if retro is not None:
-        yield retro, _last_play_led(retro, i)
+        yield retro, _last_play_led(retro, i), ev
+    if moved is not None:
+        yield moved, *_seat_misread(moved, i, ev)
+
+
+def _seat_misread(ref: Any, i: int, ev: PlayEvent) -> tuple[list[Fault], PlayEvent]:
+    """O19: the lead seen by another seat than the one due was the seat due's, its seat misread:
+    the unexpected lead (O8) is its one flag, and the play is that seat's."""
+    due = ref.tricks.leader
+    flag = Fault("observe.unexpected_lead", {"seat": ev.seat, "expected": due}, i)
+    return [flag], replace(ev, seat=due)
 
 
 def _take_missed(ref: Any, seat: int, n: int) -> None:

@@ -89,8 +89,8 @@ class SlipReadings:
         if not faults:
             return faults
         choice = Choice(i, [Reading(self, faults, as_read=True)])
-        for alt, opened in slip_readings(before, slip, i, ev):
-            choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, ev)])))
+        for alt, opened, read in slip_readings(before, slip, i, ev):
+            choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, read)])))
         choice.prune()
         if choice.decided(False):
             self._choice = choice
