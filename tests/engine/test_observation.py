@@ -26,6 +26,12 @@ CASES = [
     ("a missed last play of a trick: flagged once at the next lead",
      [GF, P(0, "9D"), P(1, "10D"), P(2, "QD"), P(2, "5C")],
      [None, None, None, None, "observe.missing_play"]),
+    # O19 (chaodipi.md): seat 3 won the first trick; its lead is seen as seat 1's, and the trick
+    # goes round from seat 3 (0, 1, 2): the seat was misread, one flag, and seat 2's ♣Q wins
+    ("a lead seen by another seat than the winner, the trick going on from the winner: one flag",
+     [GF, P(0, "9D"), P(1, "10D"), P(2, "JD"), P(3, "AD"), P(1, "9C"), P(0, "10C"), P(1, "JC"),
+      P(2, "QC"), P(2, "3H"), P(3, "4H"), P(0, "6H"), P(1, "7H")],
+     [None, None, None, None, None, "observe.unexpected_lead", None, None, None, None, None, None, None]),
     # 000:115 the dealer has the first lead; the trick then goes round in turn
     ("the first play by the seat after the dealer: the dealer's lead was not seen (O8)",
      [GF, P(1, "9D")],
@@ -56,7 +62,7 @@ def test_missed_play_names_the_seat() -> None:
 
 
 def test_low_confidence_asks_and_a_correction_settles_it() -> None:
-    log = CASES[5][1]
+    log = CASES[6][1]
     asked = judge_text(json.dumps(x) for x in log).verdicts[1]
     assert asked.confirm and asked.to_json()["confirm"] is True and not asked.ok
     settled = judge_text(json.dumps(x) for x in [*log, {"type": "correct", "ref": 1, "cards": ["9D"],
@@ -84,3 +90,11 @@ def test_gouji_missed_chongdian_play() -> None:
     result = judge_text(json.dumps(x) for x in log)
     assert [v.fault.code if v.fault else None for v in result.verdicts] == [None, None, None, None,
                                                                               "observe.missing_play", None]
+
+
+def test_a_misread_seat_is_read_as_the_winners_lead() -> None:
+    """O19: the trick is read from the seat due (3), so seat 2 wins it and leads next."""
+    result = judge_text(json.dumps(x) for x in CASES[3][1])
+    second = result.deals[-1].referee.tricks.history[1]
+    assert (second["leader"], second["winner"]) == (3, 2)
+    assert [p["seat"] for p in second["plays"]] == [3, 0, 1, 2]
