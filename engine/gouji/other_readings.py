@@ -112,13 +112,19 @@ class OtherReadings:
             return []
         alt = self._copy()
         alt.cur = Current(lead, lowest._replace(gouji=True), (), i, True)
-        alt.readings.doubt = True
-        faults = alt._answer(i, seat, shape, cards, final, True)
-        alt.readings.doubt = False
+        return alt._durable_if_answers(i, seat, shape, cards, final, True)
+
+    def _durable_if_answers(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
+                            burn: bool) -> list[Self]:
+        """This reading, kept to the deal's end (D31), if play ``i`` answers the table in it
+        (tried without readings of its own); else none."""
+        self.readings.doubt = True
+        faults = self._answer(i, seat, shape, cards, final, burn)
+        self.readings.doubt = False
         if faults:
             return []
-        alt.readings.durable = True
-        return [alt]
+        self.readings.durable = True
+        return [self]
 
     def _durable_room(self) -> int:
         return MAX_DURABLE - sum(alt.readings.durable for alt in self.readings.alts)
@@ -206,13 +212,7 @@ class OtherReadings:
         alt.played[cur.seat] += shape.n
         alt.passed, alt.last_actor = set(), cur.seat
         alt.cur = Current(cur.seat, lead, (), i, False)          # the lead not seen
-        alt.readings.doubt = True
-        faults = alt._answer(i, seat, shape, cards, final, False)
-        alt.readings.doubt = False
-        if faults:
-            return []
-        alt.readings.durable = True
-        return [alt]
+        return alt._durable_if_answers(i, seat, shape, cards, final, False)
 
     def _burned_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
         """004:11 then 002:13: a play of this seat not seen took the 够级 on the table (a burn),
