@@ -64,7 +64,9 @@ class Proofs:
                     check.known.remove(c)
         for throw in self.throws:
             known = throw.known.get(seat)
-            for c in cards if known else ():
+            if not known:
+                continue
+            for c in cards:
                 if c in known:
                     known.remove(c)
 
