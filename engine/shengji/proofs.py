@@ -56,6 +56,10 @@ class Proofs:
         """Forget the open follow of play ``i``: what it followed was not what the camera read."""
         self.follows[seat] = [c for c in self.follows[seat] if c.i != i]
 
+    def drop_throw(self, i: int) -> None:
+        """Forget the open throw of play ``i``: the camera may have misread what was thrown."""
+        self.throws = [o for o in self.throws if o.i != i]
+
     def forget(self, seat: int, cards: tuple[Card, ...]) -> None:
         """The cards ``seat`` was seen to play that may be misread: they prove nothing (O8)."""
         for check in self.follows[seat]:

@@ -139,8 +139,11 @@ class SlipReadings:
         judge flags it, ``deck.too_many_copies``).  One sighting of such a card is a misread."""
         if self.hands:
             return set()
-        copies = self.rules.composition.copies
-        return {c for c in set(cards) if self.seen[c] + cards.count(c) > copies(c)}
+        return {c for c in set(cards) if not self._within_deck(c, cards.count(c))}
+
+    def _within_deck(self, card: Card, more: int) -> bool:
+        """Whether the copies of ``card`` seen played, and ``more``, fit in the decks (O14)."""
+        return self.seen[card] + more <= self.rules.composition.copies(card)
 
     def _doubt_card(self, cards: set[Card]) -> None:
         """O14: a card seen once too often proves nothing; the follows that showed it may be the
@@ -162,7 +165,7 @@ class SlipReadings:
             self.explained_leads.add(t.trick[0].i)      # O18: that card's misread moved the lead
         if len(t.trick) == 1 and cards & set(t.trick[0].cards):
             t.lead_doubted = True
-            self.proofs.throws = [o for o in self.proofs.throws if o.i != t.trick[0].i]
+            self.proofs.drop_throw(t.trick[0].i)
 
     def _hold_proofs(self, i: int, proven: list[Fault]) -> list[Fault]:
         """O8, O16: on a camera log, the revokes proven by the trick's lead and by the play winning
@@ -259,8 +262,7 @@ class SlipReadings:
     def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
         that waited on a lead no card showed misread: the bottom's cards count too."""
-        copies = self.rules.composition.copies
-        out = [f for card, faults in self.waiting.items() if self.seen[card] + bottom.count(card) <= copies(card)
+        out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
                for f in faults]
         self.waiting = {}
         self.doubted_plays = {}
