@@ -9,6 +9,7 @@ the index map ``kept[j] = index in the original log of event j`` where that is u
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -17,9 +18,16 @@ from .events import AnyEvent, HandEvent, PassEvent, PlayEvent
 
 
 def camera_log(events: Sequence[AnyEvent]) -> tuple[list[AnyEvent], list[int]]:
-    """``events`` without ``pass`` and ``hand`` events; returns the log and the kept indices."""
+    """``events`` without ``pass`` and ``hand`` events, each play marked ``source: "camera"``
+    (where it names no source); returns the log and the kept indices."""
     kept = [k for k, ev in enumerate(events) if not isinstance(ev, PassEvent | HandEvent)]
-    return [events[k] for k in kept], kept
+    return [_seen(events[k]) for k in kept], kept
+
+
+def _seen(ev: AnyEvent) -> AnyEvent:
+    if not isinstance(ev, PlayEvent) or ev.source is not None:
+        return ev
+    return dataclasses.replace(ev, source="camera")
 
 
 def play_indices(events: Sequence[AnyEvent]) -> list[int]:
@@ -41,5 +49,5 @@ def misread(events: Sequence[AnyEvent], k: int, rng: random.Random,
     new = rng.choice([c for c in choices if c != old])
     cards = ev.cards[:at] + (new,) + ev.cards[at + 1:]
     out = list(events)
-    out[k] = PlayEvent(seat=ev.seat, cards=cards, t=ev.t, source=ev.source, conf=ev.conf, extra=ev.extra)
+    out[k] = dataclasses.replace(ev, cards=cards)
     return out

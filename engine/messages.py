@@ -62,6 +62,9 @@ def render(code: str, facts: Mapping[str, Any], lang: str = "zh") -> str:
     lang = lang if lang in LANGS else "zh"
     texts = _CATALOGUE.get(code)
     shown = _Facts({k: _show(v, lang, k) for k, v in facts.items()})
+    inner = facts.get("fault")
+    if isinstance(inner, str) and isinstance(facts.get("fault_facts"), Mapping):
+        shown["fault_message"] = render(inner, facts["fault_facts"], lang)  # the fault it would be
     if texts is None:
         detail = ", ".join(f"{k}={v}" for k, v in shown.items())
         return f"{code}" + (f" ({detail})" if detail else "")
@@ -114,6 +117,9 @@ register({
     "observe.card_unplausible": {"zh": "座位 {seat} 的 {cards} 中 {card} 与其他牌不成一手，可能看错了（按 {as} 判定）",
                                  "en": "seat {seat}: {card} in {cards} cannot go with the others, probably misread "
                                        "(judged as {as})"},
+    "observe.fault_or_slip": {"zh": "{fault_message}（看到的是 {cards}）——也可能是摄像头漏看了一手牌或看错了牌，请确认",
+                              "en": "{fault_message} (seen: {cards}) — or the camera missed a play or misread "
+                                    "a card; please confirm"},
     "observe.unexpected_lead": {"zh": "按看到的牌上一轮应由座位 {expected} 领出，座位 {seat} 却领出：上一轮可能有牌看错或漏看",
                                 "en": "by the cards seen seat {expected} leads, but seat {seat} led: a card of the last "
                                       "trick may be misread or missed"},

@@ -6,6 +6,8 @@ For each game, ``--deals`` simulated legal deals are logged as a camera logs the
 * ``faults``: flags on the legal camera log (target 0);
 * ``drop``: one play left out anywhere: flags per deal (median, max; target <= 1);
 * ``misread``: one card of one play read as another: flags per deal (median, max);
+* ``accused``: of those flags, the rule faults (accusations, not observation flags nor
+  questions) per deal, after the drop and after the misread (target 0: a slip is no fault);
 * ``caught``: one illegal play injected: share flagged at its play or proven later (target
   >= 99 %), and false accusations (rule faults on legal plays) per deal.  In the full log the
   simulators' mutations; in the pass-less log a play made illegal as the camera shows it (a
@@ -16,6 +18,7 @@ For each game, ``--deals`` simulated legal deals are logged as a camera logs the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import random
@@ -24,7 +27,6 @@ import statistics
 from cardref.engine import registry
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
 from cardref.engine.eventlog import dump_event, read_lines
-from cardref.engine.events import PlayEvent
 from cardref.engine.judge import Judge
 from cardref.engine.verdict_compare import VerdictScore, compare
 
@@ -42,9 +44,9 @@ def inject_on_camera_log(cam: list, rng: random.Random, tries: int = 40) -> tupl
     for _ in range(tries):
         k = rng.choice(plays)
         ev = cam[k]
-        options = [PlayEvent(seat=s, cards=ev.cards) for s in range(cam[0].seats) if s != ev.seat]
+        options = [dataclasses.replace(ev, seat=s) for s in range(cam[0].seats) if s != ev.seat]
         if len(ev.cards) > 1:
-            options.append(PlayEvent(seat=ev.seat, cards=ev.cards[1:]))
+            options.append(dataclasses.replace(ev, cards=ev.cards[1:]))
         rng.shuffle(options)
         for bad in options[:3]:
             seats = cam[0].seats
@@ -59,6 +61,7 @@ def measure(game: str, deals: int, seed: int) -> dict:
     rules = registry.get(game)
     sim = importlib.import_module(FAMILIES[rules.family])
     drop, mis = [], []
+    accusations = [0, 0]                # after one play dropped, after one card misread
     base = 0
     caught = {"camera": VerdictScore(), "full": VerdictScore()}
     accused = 0
@@ -68,8 +71,10 @@ def measure(game: str, deals: int, seed: int) -> dict:
         cam, _ = camera_log(events)
         base += len(_judge(cam).faults())
         plays = play_indices(cam)
-        drop.append(len(_judge(drop_event(cam, rng.choice(plays))).faults()))
-        mis.append(len(_judge(misread(cam, rng.choice(plays), rng)).faults()))
+        for flags, log in ((drop, drop_event(cam, rng.choice(plays))), (mis, misread(cam, rng.choice(plays), rng))):
+            verdicts = _judge(log).verdicts
+            flags.append(sum(not v.ok for v in verdicts))
+            accusations[flags is mis] += sum(v.accusation for v in verdicts)
         bad_events, bad = sim.simulate_deal_with_faults(game, random.Random(seed * 100_003 + n), illegal=1)
         truth = _judge(events).verdicts
         full = _judge(bad_events).verdicts
@@ -81,7 +86,8 @@ def measure(game: str, deals: int, seed: int) -> dict:
             accused += cam_v[k].accusation
     out = {"game": game, "deals": deals, "faults": base,
            "drop_median": statistics.median(drop), "drop_max": max(drop),
-           "misread_median": statistics.median(mis), "misread_max": max(mis)}
+           "misread_median": statistics.median(mis), "misread_max": max(mis),
+           "drop_accused": round(accusations[0] / deals, 3), "misread_accused": round(accusations[1] / deals, 3)}
     cam = caught["camera"]
     out["accused_camera"] = round(100 * accused / cam.injected, 2) if cam.injected else None
     for name, sc in caught.items():
@@ -106,7 +112,8 @@ def main(argv: list[str]) -> int:
         row = measure(game, args.deals, args.seed)
         print(json.dumps(row, ensure_ascii=False) if args.json else
               f"{game:18s} {row['deals']:4d} deals  faults={row['faults']}  drop med/max={row['drop_median']}/"
-              f"{row['drop_max']}  misread med/max={row['misread_median']}/{row['misread_max']}  caught camera/full="
+              f"{row['drop_max']}  misread med/max={row['misread_median']}/{row['misread_max']}  accused/deal drop/misread="
+              f"{row['drop_accused']}/{row['misread_accused']}  caught camera/full="
               f"{row['caught_camera']}%/{row['caught_full']}%  false acc./deal camera/full="
               f"{row['false_accusations_camera']}/{row['false_accusations_full']}  accused camera={row['accused_camera']}%")
     return 0

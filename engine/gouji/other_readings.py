@@ -18,7 +18,7 @@ from ..events import AnyEvent
 from ..verdict import Fault
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, beats, parse_shape
-from .table import SEATS, Current, Phase
+from .table import ASKED_CODES, SEATS, Current, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -47,6 +47,7 @@ class OtherReadings:
     cur: Current | None
     last_actor: int | None
     readings: Any
+    camera: bool
 
     if TYPE_CHECKING:
         def _copy(self) -> Self: ...
@@ -67,6 +68,23 @@ class OtherReadings:
         as an observation, or nothing."""
         proof, self.readings.proves = self.readings.proves, None
         return [] if proof is None else [Fault(proof.code, proof.facts, proof.i, i)]
+
+    def _asked(self, i: int, seat: int, cards: tuple[Card, ...], fault: Fault, kept: int) -> Fault:
+        """O10: ``fault`` of a camera play (no hand known), when one of the readings kept for
+        it from index ``kept`` on is a camera slip (a play not seen, a card read wrong, the
+        seat read wrong) in which the play is legal, is a question: ``observe.fault_or_slip``
+        naming the fault it would be.  The reading in which the play stood as seen proves the
+        fault (``proven_at``) if the table follows it and no slip's reading fits."""
+        if not self.camera or self.hands[seat] is not None or fault.code not in ASKED_CODES:
+            return fault
+        made = self.readings.alts[kept:]
+        if not any(not alt.readings.last_resort for alt in made):
+            return fault
+        for alt in made:
+            if alt.readings.last_resort:
+                alt.readings.proves = fault.at(i)
+        return Fault("observe.fault_or_slip", {"seat": seat, "cards": list(cards), "fault": fault.code,
+                                               "fault_facts": dict(fault.facts)})
 
     def _misread_table(self, i: int, event: AnyEvent) -> list[Self]:
         """O9 then O5: a declare right after a play with a card seen more often than the decks

@@ -108,6 +108,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.seen: Counter[Card] = Counter()
         self.copies = rules.composition.decks
         self.hands_known = False    # set when play starts with every seat's hand known
+        self.camera = False         # the play being judged is a camera's (``source: "camera"``, O10)
 
     # ------------------------------------------------------------------ feed
     def returned_cards(self) -> list[Card]:
@@ -117,6 +118,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     def _feed_one(self, i: int, event: AnyEvent) -> list[Fault]:
         self._returned = ()
         if isinstance(event, PlayEvent):
+            self.camera = event.source == "camera"
             before = sum(self.played)
             faults = self._play(i, event.seat, event.cards)
             self.readings.unseen = False
@@ -141,7 +143,11 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         faults: list[Fault] = []
         j = self.progress.three_i.pop(seat, None)
         if j is not None and seat in self.progress.finished:         # a 3 that was not the last play
-            faults.append(Fault("gouji.three_not_last", {"seat": seat}, j, i))
+            last = Fault("gouji.three_not_last", {"seat": seat})
+            if self.camera and self.hands[seat] is None:     # O10: the 3 seen may have been misread
+                last = Fault("observe.fault_or_slip", {"seat": seat, "cards": ["3"], "fault": last.code,
+                                                       "fault_facts": last.facts})
+            faults.append(last.at(j, i))
             self.progress.finished.remove(seat)
             self.progress.active.add(seat)
             if self.phase == Phase.OVER:
@@ -167,8 +173,9 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             else:
                 code = "play.after_out"
             if not self._presumed_out(seat):
+                kept = len(self.readings.alts)
                 self.readings.alts += others
-                return [*faults, Fault(code, {"seat": seat})]
+                return [*faults, self._asked(i, seat, cards, Fault(code, {"seat": seat}), kept)]
             # the seat was presumed out (诈烧 read off a burn play without a joker; 闷 or a last 3
             # while the count says it holds cards) and plays on: flagged once, then the table is
             # followed and the seat is in play again (decision D30)
@@ -181,9 +188,10 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             read = (self._misread_as(seat, cards)
                     if self.hands[seat] is None and shape.code == "gouji.mixed_ranks" else None)
             if read is None or not self._one_odd(cards):
+                kept = len(self.readings.alts)
                 if not self.readings.doubt:      # O1: keep each reading as one play; durable, as
                     self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late
-                return [*faults, Fault(shape.code, {"seat": seat, **shape.facts})]
+                return [*faults, self._asked(i, seat, cards, Fault(shape.code, {"seat": seat, **shape.facts}), kept)]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)
             self._returned = (odd,)    # the card seen is not on the table: the judge forgets it
@@ -226,8 +234,9 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             if gap is not None:
                 return [*faults, *gap, *start]
             if presumed is None:
+                kept = len(self.readings.alts)
                 self._keep_readings(i, seat, shape, cards, final, kind == "answer", burning, fault.code, before)
-                return [*faults, fault, *start]
+                return [*faults, self._asked(i, seat, cards, fault, kept), *start]
             kind, burning, zhashao = presumed
         if kind == "lead" and shape.base == THREE and seat in self.progress.beaten:
             by_i, by = self.progress.beaten.pop(seat)               # 闷, proven by this 3 (004:5-7, 002:16)

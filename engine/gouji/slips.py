@@ -61,6 +61,9 @@ class Readings:
     #: the rule fault an earlier observation flag becomes should the table follow this reading
     #: (e.g. ``gouji.not_your_lead`` when a first lead taken for a gap was out of turn after all)
     proves: Fault | None = None
+    #: the faulted camera play stood as it was seen (O10): the table follows this reading only
+    #: when no reading of a camera slip fits the play that decides
+    last_resort: bool = False
 
 
 
@@ -187,7 +190,7 @@ class SlipReadings(OtherReadings):
         # answered the play that stood, the same seat leads again after all passed, or one
         # card was read wrong); the other readings that fit are kept beside it
         tried = alts
-        fitting = [alt for alt in tried if not alt._feed(i, event)]
+        fitting = sorted((alt for alt in tried if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)
         if fitting:
             self._adopt(fitting[0])
             self.readings.alts = fitting[1:]
@@ -235,10 +238,8 @@ class SlipReadings(OtherReadings):
         r.alts, r.pre, r.doubtful_before = [], None, None
         alt = copy.deepcopy(self, keep)
         r.alts, r.pre, r.doubtful_before = alts, pre, before
-        alt.readings.age = 0
-        alt.readings.misread = ()
-        alt.readings.durable = False
-        alt.readings.proves = None
+        alt.readings.age, alt.readings.misread, alt.readings.durable = 0, (), False
+        alt.readings.proves, alt.readings.last_resort = None, False
         return alt
 
     @staticmethod
@@ -328,7 +329,9 @@ class SlipReadings(OtherReadings):
                     # a card of the play on the table may have been read too high:
                     # its cards no longer count as shown (O9 stays for real doubles)
                     self._returned = cur.cards
-        self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left))
+        stood = self._stood(i, seat, shape, cards, final and not left)
+        stood.readings.last_resort = not (code in BEAT_CODES and _one_beatable(self.cur, cards))
+        self.readings.alts.append(stood)
         burn = self._unseen_burn(seat, shape)
         if burn is not None:
             self.readings.alts.append(self._stood(i, seat, shape, cards, final and not left, burn))
@@ -362,3 +365,9 @@ class SlipReadings(OtherReadings):
         if not burning or (fault is not None and fault.code not in BEAT_CODES):
             return None
         return Burn(seat, cur.seat, cur.i)
+
+
+def _one_beatable(cur: Current | None, cards: tuple[Card, ...]) -> bool:
+    """O10: a one-card answer to a one-card play that some card beats: the card may have been
+    read wrong, and the play stood as one that beats it (no rank is more likely than another)."""
+    return len(cards) == 1 and cur is not None and cur.shape.n == 1 and cur.cards[:1] != (BIG_JOKER,)

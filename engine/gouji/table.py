@@ -31,6 +31,11 @@ RESYNC_CODES = frozenset({
     "gouji.burn_before_four",
 })
 
+#: Faults of a camera play that a camera slip may explain: asked, not charged, when a reading
+#: of one slip takes the play (docs/rules/observation.md O10)
+ASKED_CODES = RESYNC_CODES | {"gouji.mixed_ranks", "gouji.three_attached", "gouji.four_attached",
+                              "play.after_out", "gouji.men_out"}
+
 #: Faults of an answer against the play on the table itself (not against the turn order)
 BEAT_CODES = frozenset({"gouji.count_mismatch", "gouji.does_not_beat"})
 

@@ -185,20 +185,20 @@ def _bench_slip(game: str, raw: int, kind: str) -> list:
 #: bench deals whose slip cost 2 flags before (the second in the comment)
 BENCH = [
     # an answer not seen, then the seat leads: its count is charged with that answer too
-    ("gouji-shandong", 100_185, "drop", [(87, "gouji.count_mismatch")]),   # was + count_mismatch
+    ("gouji-shandong", 100_185, "drop", [(87, "observe.fault_or_slip")]),   # was + count_mismatch
     # 004:25 让牌 on a play not seen: the 对门's next play is its lead again, all passed
     ("gouji-yucheng", 100_151, "drop", [(50, "gouji.rangpai_bad")]),       # was + passed_already
     # O9 then O5: 6C 6S read as SJ 6S (a 挂花 够级): the 让牌 after it takes the 6s
     ("gouji-yucheng", 100_188, "misread", [(64, "deck.too_many_copies")]),  # was + rangpai_bad
     # ``--seed 2``: a burn play not seen took the 够级 (004:11); the seat's next play, with no
     # joker, was 诈烧 (002:13): the seat is out, and 四户乱缠 starts as the table's did
-    ("gouji-shandong", 200_083, "drop", [(13, "gouji.count_mismatch")]),   # was + 2 after_out
+    ("gouji-shandong", 200_083, "drop", [(13, "observe.fault_or_slip")]),   # was + 2 after_out
     # ``--seed 2``: 6C 6S read as 6C 8C (O5): the readings of it charge the seat's count to the
     # end of the deal, so the 接风 (004:27) at the end goes to the right seat (was + count_mismatch)
-    ("gouji-yucheng", 200_108, "misread", [(67, "gouji.mixed_ranks")]),
+    ("gouji-yucheng", 200_108, "misread", [(67, "observe.fault_or_slip")]),   # O10: asked
     # ``--seed 3``: all passed, the table's player led again (a single, not seen) and this play
     # answered it; its one card left was a 3: 闷 (004:5-7, D13) (was + count_mismatch)
-    ("gouji-shandong", 300_062, "drop", [(103, "gouji.count_mismatch")]),
+    ("gouji-shandong", 300_062, "drop", [(103, "observe.fault_or_slip")]),   # O10: asked
 ]
 
 

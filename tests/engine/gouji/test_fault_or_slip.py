@@ -1,0 +1,75 @@
+"""O10 (docs/rules/observation.md; decision D33 in docs/rules/gouji.md): a camera play's fault
+that one camera slip explains is a question, ``observe.fault_or_slip`` naming the fault; the
+same play typed by a person (no ``source``) stays an accusation.
+
+Rules the cases rest on (/work/shared/seeds/): ``004:23`` 「上牌：出一手大过玩家上一手的牌」 (a play
+must beat the last one, with as many cards); ``004:15-17`` a play is cards of one rank (2s and
+jokers aside).  Each row: the script, then the exact flags when its plays are typed and when
+they are a camera's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from cardref.engine.eventlog import dump_event, read_lines
+from cardref.engine.events import PlayEvent
+from cardref.engine.gouji.notation import parse_script
+from cardref.engine.judge import Judge
+
+ASKED = "observe.fault_or_slip"
+
+CASES = [
+    ("004:23: a single lower than the table: a card misread, or the round's winner led again unseen", """
+deal gouji-shandong leader=0
+0 KH
+1 9H
+2 AH
+""", [(2, "gouji.does_not_beat")], [(2, ASKED, "gouji.does_not_beat")]),
+    ("004:23: another count than the table: the round's winner led a pair, not seen", """
+deal gouji-yucheng leader=0 sizes=6,6,6,6,6,6
+0 5H
+1 8H 8S
+2 9H 9S
+""", [(2, "gouji.count_mismatch")], [(2, ASKED, "gouji.count_mismatch")]),
+    ("004:15-17: a pair of two ranks: one card misread", """
+deal gouji-shandong leader=0
+0 5H 5S
+1 9H 10S
+2 JH JS
+""", [(2, "gouji.mixed_ranks")], [(2, ASKED, "gouji.mixed_ranks")]),
+    ("004:23: with the seat's hand known its cards are not doubted: the fault stays", """
+deal gouji-shandong leader=0
+hand 1 9H 3H AS
+0 KH
+1 9H
+""", [(3, "gouji.does_not_beat")], [(3, "gouji.does_not_beat", None)]),
+]
+
+
+def _flags(text: str, camera: bool) -> list[tuple]:
+    events = parse_script(text)
+    if camera:
+        events = [dataclasses.replace(e, source="camera") if isinstance(e, PlayEvent) else e for e in events]
+    result = Judge.judge(list(read_lines(dump_event(e) for e in events)))
+    if not camera:
+        return [(v.i, v.fault.code) for v in result.verdicts if v.fault is not None]
+    return [(v.i, v.fault.code, v.fault.facts.get("fault")) for v in result.verdicts if v.fault is not None]
+
+
+@pytest.mark.parametrize("cite,text,typed,seen", CASES, ids=[c[0] for c in CASES])
+def test_camera_fault_a_slip_explains_is_asked(cite: str, text: str, typed: list, seen: list) -> None:
+    assert _flags(text, camera=False) == typed
+    assert _flags(text, camera=True) == seen
+
+
+def test_the_question_names_the_fault_and_is_listed_to_confirm() -> None:
+    events = [dataclasses.replace(e, source="camera") if isinstance(e, PlayEvent) else e
+              for e in parse_script(CASES[0][1])]
+    verdict = Judge.judge(list(read_lines(dump_event(e) for e in events))).verdicts[2]
+    out = verdict.to_json("en")
+    assert (out["code"], out["confirm"], verdict.accusation) == (ASKED, True, False)
+    assert out["message"].startswith("seat 1") and "please confirm" in out["message"]
+    assert "KH" in out["message"] and "9H" in out["message"]
