@@ -212,6 +212,14 @@ class Judge:
                                                       "seen": overflow.seen, "limit": overflow.limit})
         return None
 
+    def _close(self, last: int) -> list[Verdict]:
+        """The deal in progress ends at line ``last`` unfinished: what its referee held back
+        for later events is recorded now (proven at ``last``)."""
+        run = self.current
+        if run is None or not run.judged:
+            return []
+        return [v for f in run.referee.close() if (v := self._record(f, last)) is not None]
+
     def _record(self, fault: Fault, i: int) -> Verdict | None:
         """Store a fault as the verdict of its event unless that event already has one."""
         target = fault.i if fault.i is not None else i
@@ -255,6 +263,8 @@ class Judge:
         elif event is None:
             faults.append(_error_fault(line))
         elif isinstance(event, DealEvent):
+            if self.current is not None and self.current.end is None:
+                changed += self._close(i - 1)
             start = self._start_deal(i, event)
             if start is not None:
                 faults.append(start)
@@ -298,6 +308,8 @@ class Judge:
         judge = cls()
         for line in lines:
             judge.step(line.i, line, effective[line.i], bad.get(line.i))
+        if lines:
+            judge._close(lines[-1].i)
         verdicts = [judge.verdicts[line.i] for line in lines]
         return JudgeResult(verdicts, judge.deals, effective)
 

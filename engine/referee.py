@@ -43,6 +43,11 @@ class DealReferee(ABC):
         contradicts in a match of several deals.  Default: deals are independent."""
         return []
 
+    def close(self) -> list[Fault]:
+        """Faults that waited on later events, said because the log ends (or the next deal
+        starts) before the deal is over; each carries its event's ``i``.  Default: none."""
+        return []
+
     def returned_cards(self) -> list[Card]:
         """Cards the last fed event put back into a hand (a failed 甩牌's cards other than the
         unit that must be played); the judge no longer counts them as shown.  Default: none."""

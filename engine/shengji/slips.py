@@ -58,6 +58,7 @@ class SlipReadings:
     explained_leads: set[int]
     doubted_plays: dict[int, tuple[int, Card]]
     waiting: dict[Card, list[Fault]]
+    bottom: tuple[Card, ...] | None
 
     if TYPE_CHECKING:
         @property
@@ -258,6 +259,12 @@ class SlipReadings:
             else:
                 self.waiting.setdefault(doubt[1], []).append(f)
         return now
+
+    def close(self) -> list[Fault]:
+        """The log ends, or the next deal starts, before this deal is over: the revokes that
+        waited on the next lead (O8) or on the deal's end (O16) are said as they would be then."""
+        held, self.winner_proofs = self.winner_proofs, []
+        return sorted([*held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
     def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes

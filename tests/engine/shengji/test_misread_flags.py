@@ -157,3 +157,18 @@ def test_bench_misread_costs_one_flag(game: str, n: int, why: str, want: list) -
     flags = [(v.i, v.fault.code) for v in judge_text(json.dumps(e.to_json()) for e in log).verdicts if not v.ok]
     assert flags == want
     assert not [v for v in judge_text(json.dumps(e.to_json()) for e in log).verdicts if v.accusation]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("then", ["log ends", "next deal"])
+def test_revokes_waiting_are_said_when_the_log_stops_mid_deal(game: str, then: str) -> None:
+    """O16: the real double revoke above (003:54), the log cut before the deal's last trick
+    closes: the revokes its seats' ♦ proved (seat 3's ♣J by ♦Q, seat 1's ♣7 by ♦K) waited for
+    the deal's end; they are said when the log ends, or when the next deal starts."""
+    plays = CASES[1][2][:11]
+    log = [deal(game, 3), *plays]
+    if then == "next deal":
+        log.append(deal(game, 3))
+    result = judge_text(json.dumps(x) for x in log)
+    said = [(v.i, v.fault.code, v.fault.proven_at) for v in result.verdicts if v.fault is not None]
+    assert said == [(2, REVOKE, 11), (4, REVOKE, 9)]
