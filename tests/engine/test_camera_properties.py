@@ -96,3 +96,21 @@ def test_one_gouji_rule_fault_accuses_no_one_else(seed, game) -> None:
     score = compare(verdicts, judge(cam).verdicts, list(range(len(verdicts))), [k])
     assert score.injected == 1 and score.caught == 1
     assert score.false_accusations == 0, [(v.i, v.fault.code) for v in verdicts if v.accusation]
+
+
+def test_one_gouji_slip_is_asked_not_charged() -> None:
+    """gouji.md D33 (observation.md O10): on a camera log a fault that one slip explains is a
+    question.  Over the first 40 deals of ``cardref bench verdicts`` (seed 1) per 够级 name, one
+    play dropped and one card misread per deal (80 slips a name): before D33 about 36 of them
+    accused a player; now at most 2 (measured 2026-12-04: 1 in 山东, 2 in 禹城)."""
+    from cardref.benchmarks.verdicts import _judge
+
+    for game in ("gouji-shandong", "gouji-yucheng"):
+        accused = []
+        for n in range(40):
+            rng = random.Random(100_003 + n)
+            cam = camera_log(gouji_deal(game, rng))[0]
+            plays = play_indices(cam)
+            for log in (drop_event(cam, rng.choice(plays)), misread(cam, rng.choice(plays), rng)):
+                accused += [(n, v.i, v.fault.code) for v in _judge(log).verdicts if v.accusation]
+        assert len(accused) <= 2, (game, accused)
