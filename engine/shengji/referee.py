@@ -104,11 +104,19 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         #: O16: revokes resting on such a trick, said at the deal's end unless its lead's card is
         #: seen once too often first (the lead was misread)
         self.waiting: dict[Card, list[Fault]] = {}
+        #: O20: revokes of camera plays, with the cards they rest on, said at the deal's end
+        #: unless one of those cards is seen more often than the decks hold
+        self.deferred: list[tuple[Fault, set[Card]]] = []
+        #: per play line: its cards and the line of its trick's lead (O20's evidence)
+        self.cards_at: dict[int, tuple[Card, ...]] = {}
+        self.lead_at: dict[int, int] = {}
+        self.camera = False
 
     # -- match ---------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, PlayEvent):
-            return self._read_play(i, event)
+            self.camera = event.source == "camera"
+            return self._defer_revokes(self._read_play(i, event))
         if self._choice is not None:
             return [*self._settle(), *self._feed_other(i, event)]
         return self._feed_other(i, event)
@@ -160,7 +168,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
 
     def _bottom(self, ev: BottomEvent) -> list[Fault]:
         faults = self._bottom_faults(ev)
-        if self.bottom is ev.cards and self.complete and self.waiting:
+        if self.bottom is ev.cards and self.complete and (self.waiting or self.deferred):
             faults.extend(self._said_at_end(ev.cards))      # O16: the bottom's cards count too
         return faults
 
@@ -248,6 +256,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 elif n:
                     del hand[c]
         lead = self.tricks.trick[0]
+        self.cards_at[i], self.lead_at[i] = cards, lead.i
         if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
             self._give_back(seat, cards, lead.cards)
         if over:

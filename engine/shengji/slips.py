@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 #: O13: followers answering a 混合 lead with a pair of one of its groups that show it a misread pair
 MIXED_PAIR_FOLLOWERS = 2
+#: O20: the follow faults a later card proves
+REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "shengji.must_follow_tractor"})
 #: O16: followers of a single-card lead off its suit in one other group that show it misread
 OFF_SUIT_FOLLOWERS = 2
 
@@ -59,6 +61,10 @@ class SlipReadings:
     doubted_plays: dict[int, tuple[int, Card]]
     waiting: dict[Card, list[Fault]]
     bottom: tuple[Card, ...] | None
+    deferred: list[tuple[Fault, set[Card]]]
+    cards_at: dict[int, tuple[Card, ...]]
+    lead_at: dict[int, int]
+    camera: bool
 
     if TYPE_CHECKING:
         @property
@@ -266,12 +272,29 @@ class SlipReadings:
         held, self.winner_proofs = self.winner_proofs, []
         return sorted([*held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
+    def _defer_revokes(self, faults: list[Fault]) -> list[Fault]:
+        """O20: on a camera play (no hand known), a revoke proven by a later card waits for the
+        deal's end with the cards it rests on (the follow, the proof, the trick's lead): one of
+        them misread is seen once too often by then, every card being played (chaodipi.md O20)."""
+        if not self.camera or self.hands or self.complete or not faults:
+            return faults
+        now = []
+        for f in faults:
+            if f.code in REVOKES and f.i in self.lead_at and f.proven_at in self.cards_at:
+                rests_on = {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
+                self.deferred.append((f, rests_on))
+            else:
+                now.append(f)
+        return now
+
     def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
-        that waited on a lead no card showed misread: the bottom's cards count too."""
+        that waited on a lead no card showed misread: the bottom's cards count too; O20: the
+        revokes of camera plays none of whose cards was seen too often."""
         out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
                for f in faults]
-        self.waiting = {}
+        out += [f for f, cards in self.deferred if all(self._within_deck(c, bottom.count(c)) for c in cards)]
+        self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
         return sorted(out, key=lambda f: f.i or 0)
 

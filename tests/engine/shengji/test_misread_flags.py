@@ -172,3 +172,36 @@ def test_revokes_waiting_are_said_when_the_log_stops_mid_deal(game: str, then: s
     result = judge_text(json.dumps(x) for x in log)
     said = [(v.i, v.fault.code, v.fault.proven_at) for v in result.verdicts if v.fault is not None]
     assert said == [(2, REVOKE, 11), (4, REVOKE, 9)]
+
+
+def _camera(log: list) -> list:
+    return [{**x, "source": "camera"} if x["type"] == "play" else x for x in log]
+
+
+#: O20 (chaodipi.md): seat 1's ♦7 on the ♦ lead is read ♣7 (line 2); its ♦8 on the ♥ lead
+#: (line 7, a legal discard) then proves it a revoke (003:54); the two genuine ♣7 show later, the
+#: second of them the third seen (line 10, 000:7: two decks, two copies).  Typed, the revoke is
+#: said at line 7 (and explains the third ♣7); seen by a camera, it waits for the deal's end and
+#: the deck flag is the one flag.
+MISREAD_REVOKE = [P(0, "9D"), P(1, "7C"), P(2, "10D"), P(3, "JD"), P(3, "6H"), P(0, "7H"), P(1, "8D"), P(2, "9H"),
+                  P(2, "7C"), P(3, "7C"), P(0, "8C"), P(1, "9C"), P(1, "QS"), P(2, "KS"), P(3, "AS"), P(0, "3S")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_camera_revoke_resting_on_a_card_seen_too_often_is_not_said(game: str) -> None:
+    log = [deal(game, 4), *MISREAD_REVOKE]
+    typed = judge_text(json.dumps(x) for x in log).verdicts
+    seen = judge_text(json.dumps(x) for x in _camera(log)).verdicts
+    assert [(v.i, v.fault.code, v.fault.proven_at) for v in typed if v.fault] == [(2, REVOKE, 7)]
+    assert [(v.i, v.fault.code) for v in seen if v.fault] == [(10, DECK)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_camera_revoke_no_card_doubts_is_said_at_the_deal_end(game: str) -> None:
+    """O20: the real revoke case above (003:54) on a camera log: the same verdict, said at the
+    deal's end (the bottom shown) rather than at the proving play."""
+    why, size, plays, bottom, want, accused = CASES[-1]
+    log = _camera([deal(game, size), *plays, {"type": "bottom", "cards": BOTTOMS[game]}])
+    result = judge_text(json.dumps(x) for x in log)
+    assert [v.fault.code if v.fault else None for v in result.verdicts] == [*want, None]
+    assert [(v.i, v.fault.proven_at) for v in result.verdicts if v.accusation] == [(2, 12)]
