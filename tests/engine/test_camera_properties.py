@@ -6,10 +6,9 @@ caught; one dropped play or misread card costs few flags (at most ``FLAGS``, see
 
 The examples are drawn from one fixed seed: every run, on CI or not, judges the same deals.
 The ≤ 1 flag target of issue #34 is not met yet for every slip (200 bench deals per game,
-seed 1, 2026-12-03 evening: a dropped play costs at most 1 flag but in one 够级 name 2; a
-misread card at most 1 in 够级 but 5 in 炒地皮 and 4 in 刮风, in 1.5-5 % of the deals), so the
-test allows ``FLAGS``; the benchmark tracks the distribution rather than a test that fails by
-chance."""
+seed 1, 2026-12-04: one dropped play costs at most 1 flag, but 2 in one 山东 deal; one misread
+card at most 1 in 够级 and 2 in 刮风 and 炒地皮, in about 1 % of the deals), so the test allows
+``FLAGS``; the benchmark tracks the distribution rather than a test that fails by chance."""
 
 import random
 
@@ -26,7 +25,7 @@ from cardref.engine.shengji.simulate import simulate_deal as shengji_deal
 GAMES = ["gouji-yucheng", "gouji-shandong", "guafeng-zibo", "chaodipi-anchao", "chaodipi-kangqi",
          "chaodipi-mingchao"]
 #: the most flags one slip may cost in these tests (the bench reports the real distribution)
-FLAGS = 5
+FLAGS = 2
 
 
 def judge(events):
