@@ -83,6 +83,13 @@ class OtherReadings:
         for alt in made:
             if alt.readings.last_resort:
                 alt.readings.proves = fault.at(i)
+        return self._question(seat, cards, fault)
+
+    def _question(self, seat: int, cards: tuple[Any, ...], fault: Fault) -> Fault:
+        """O10: ``fault`` as the question ``observe.fault_or_slip`` on a camera play whose seat's
+        hand is not known (else ``fault`` itself)."""
+        if not self.camera or self.hands[seat] is not None:
+            return fault
         return Fault("observe.fault_or_slip", {"seat": seat, "cards": list(cards), "fault": fault.code,
                                                "fault_facts": dict(fault.facts)})
 

@@ -42,6 +42,7 @@ class SeatsOut:
     # provided by the referee
     s: GoujiSettings
     phase: Phase
+    camera: bool
     hands: list[Hand | None]
     counts: list[int | None]
     progress: Progress
@@ -59,6 +60,8 @@ class SeatsOut:
             return False
         if seat in self.progress.zhashao:
             return True
+        if self.camera and seat in self.progress.finished:
+            return True         # O10: a seat with no card left cannot play: the camera missed one
         held = (self.counts[seat] or 0) > 0
         return held and (seat in self.progress.finished or any(m == seat for m, _ in self.progress.men))
 

@@ -143,10 +143,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         faults: list[Fault] = []
         j = self.progress.three_i.pop(seat, None)
         if j is not None and seat in self.progress.finished:         # a 3 that was not the last play
-            last = Fault("gouji.three_not_last", {"seat": seat})
-            if self.camera and self.hands[seat] is None:     # O10: the 3 seen may have been misread
-                last = Fault("observe.fault_or_slip", {"seat": seat, "cards": ["3"], "fault": last.code,
-                                                       "fault_facts": last.facts})
+            last = self._question(seat, ("3",), Fault("gouji.three_not_last", {"seat": seat}))  # O10: misread?
             faults.append(last.at(j, i))
             self.progress.finished.remove(seat)
             self.progress.active.add(seat)
@@ -180,7 +177,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             # while the count says it holds cards) and plays on: flagged once, then the table is
             # followed and the seat is in play again (decision D30)
             self._back_in_play(seat)
-            out = [*faults, Fault(code, {"seat": seat}), *self._play(i, seat, cards)]
+            out = [*faults, self._question(seat, cards, Fault(code, {"seat": seat})), *self._play(i, seat, cards)]
             self.readings.alts += others
             return out
         shape = parse_shape(cards, self.min_table)

@@ -179,7 +179,7 @@ def _bench_slip(game: str, raw: int, kind: str) -> list:
 #: bench deals (``--seed 1``) whose slip cascaded, with the flags before the fix in the comment
 BENCH = [
     ("gouji-shandong", 100_136, "misread", [(47, "observe.card_unplausible")]),   # was 8 (after_out)
-    ("gouji-shandong", 100_154, "drop", [(67, "play.after_out")]),                # was 17
+    ("gouji-shandong", 100_154, "drop", [(67, "observe.fault_or_slip")]),                # was 17
     ("gouji-shandong", 100_201, "drop", [(40, "observe.fault_or_slip")]),           # was 6
     ("gouji-yucheng", 100_040, "misread", [(91, "observe.missing_play")]),        # was 12 (deal_over)
     ("gouji-yucheng", 100_007, "drop", [(8, "gouji.rangpai_bad")]),               # was 2
