@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 #: O13: followers answering a 混合 lead with a pair of one of its groups that show it a misread pair
 MIXED_PAIR_FOLLOWERS = 2
 #: O20: the follow faults a later card proves
-REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "shengji.must_follow_tractor"})
+REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "shengji.must_follow_tractor",
+                     "shengji.not_largest_first"})
 #: O16: followers of a single-card lead off its suit in one other group that show it misread
 OFF_SUIT_FOLLOWERS = 2
 
@@ -280,12 +281,19 @@ class SlipReadings:
             return faults
         now = []
         for f in faults:
-            if f.code in REVOKES and f.i in self.lead_at and f.proven_at in self.cards_at:
-                rests_on = {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
+            rests_on = self._rests_on(f)
+            if rests_on:
                 self.deferred.append((f, rests_on))
             else:
                 now.append(f)
         return now
+
+    def _rests_on(self, f: Fault) -> set[Card]:
+        """O20: the cards a revoke of a camera play rests on (none for other faults)."""
+        if not self.camera or self.hands or f.code not in REVOKES or f.i not in self.lead_at \
+                or f.proven_at not in self.cards_at:
+            return set()
+        return {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
 
     def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
@@ -293,7 +301,8 @@ class SlipReadings:
         revokes of camera plays none of whose cards was seen too often."""
         out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
                for f in faults]
-        out += [f for f, cards in self.deferred if all(self._within_deck(c, bottom.count(c)) for c in cards)]
+        deferred = [*self.deferred, *((f, self._rests_on(f)) for f in out)]
+        out = [f for f, cards in deferred if all(self._within_deck(c, bottom.count(c)) for c in cards)]
         self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
         return sorted(out, key=lambda f: f.i or 0)
