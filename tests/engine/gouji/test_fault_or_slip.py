@@ -4,7 +4,7 @@ same play typed by a person (no ``source``) stays an accusation.
 
 Rules the cases rest on (/work/shared/seeds/): ``004:23`` 「上牌：出一手大过玩家上一手的牌」 (a play
 must beat the last one, with as many cards); ``004:15-17`` a play is cards of one rank (2s and
-jokers aside).  Each row: the script, then the exact flags when its plays are typed and when
+jokers aside); ``004:27`` a 3 only comes last (憋3).  Each row: the script, then the exact flags when its plays are typed and when
 they are a camera's.
 """
 
@@ -40,6 +40,19 @@ deal gouji-shandong leader=0
 1 9H 10S
 2 JH JS
 """, [(2, "gouji.mixed_ranks")], [(2, ASKED, "gouji.mixed_ranks")]),
+    ("004:27 憋3: a 3 seen as a seat's last play, and the seat plays again: the 3 may be misread", """
+deal gouji-shandong leader=0
+0 3H
+1 5H
+2 6H
+0 7H
+""", [(1, "gouji.three_not_last")], [(1, ASKED, "gouji.three_not_last")]),
+    ("play.after_out: a seat that went out plays again: a seat misread or a play missed", """
+deal gouji-shandong leader=0 sizes=1,5,5,5,5,5
+0 5H
+1 6H
+0 7H
+""", [(3, "play.after_out")], [(3, ASKED, "play.after_out")]),
     ("004:23: with the seat's hand known its cards are not doubted: the fault stays", """
 deal gouji-shandong leader=0
 hand 1 9H 3H AS
