@@ -61,7 +61,7 @@ def measure(game: str, deals: int, seed: int) -> dict:
     rules = registry.get(game)
     sim = importlib.import_module(FAMILIES[rules.family])
     drop, mis = [], []
-    accusations = [0, 0]                # after one play dropped, after one card misread
+    accused_after = {"drop": 0, "misread": 0}   # accusations after one slip of each kind
     base = 0
     caught = {"camera": VerdictScore(), "full": VerdictScore()}
     accused = 0
@@ -71,10 +71,11 @@ def measure(game: str, deals: int, seed: int) -> dict:
         cam, _ = camera_log(events)
         base += len(_judge(cam).faults())
         plays = play_indices(cam)
-        for flags, log in ((drop, drop_event(cam, rng.choice(plays))), (mis, misread(cam, rng.choice(plays), rng))):
+        for slip, flags, log in (("drop", drop, drop_event(cam, rng.choice(plays))),
+                                 ("misread", mis, misread(cam, rng.choice(plays), rng))):
             verdicts = _judge(log).verdicts
             flags.append(sum(not v.ok for v in verdicts))
-            accusations[flags is mis] += sum(v.accusation for v in verdicts)
+            accused_after[slip] += sum(v.accusation for v in verdicts)
         bad_events, bad = sim.simulate_deal_with_faults(game, random.Random(seed * 100_003 + n), illegal=1)
         truth = _judge(events).verdicts
         full = _judge(bad_events).verdicts
@@ -87,7 +88,7 @@ def measure(game: str, deals: int, seed: int) -> dict:
     out = {"game": game, "deals": deals, "faults": base,
            "drop_median": statistics.median(drop), "drop_max": max(drop),
            "misread_median": statistics.median(mis), "misread_max": max(mis),
-           "drop_accused": round(accusations[0] / deals, 3), "misread_accused": round(accusations[1] / deals, 3)}
+           **{f"{slip}_accused": round(n / deals, 3) for slip, n in accused_after.items()}}
     cam = caught["camera"]
     out["accused_camera"] = round(100 * accused / cam.injected, 2) if cam.injected else None
     for name, sc in caught.items():

@@ -75,7 +75,7 @@ class OtherReadings:
         seat read wrong) in which the play is legal, is a question: ``observe.fault_or_slip``
         naming the fault it would be.  The reading in which the play stood as seen proves the
         fault (``proven_at``) if the table follows it and no slip's reading fits."""
-        if not self.camera or self.hands[seat] is not None or fault.code not in ASKED_CODES:
+        if fault.code not in ASKED_CODES or not self._asks(seat):
             return fault
         made = self.readings.alts[kept:]
         if not any(not alt.readings.last_resort for alt in made):
@@ -85,10 +85,14 @@ class OtherReadings:
                 alt.readings.proves = fault.at(i)
         return self._question(seat, cards, fault)
 
+    def _asks(self, seat: int) -> bool:
+        """O10: the play being judged is a camera's and ``seat``'s hand is not known."""
+        return self.camera and self.hands[seat] is None
+
     def _question(self, seat: int, cards: tuple[Any, ...], fault: Fault) -> Fault:
-        """O10: ``fault`` as the question ``observe.fault_or_slip`` on a camera play whose seat's
-        hand is not known (else ``fault`` itself)."""
-        if not self.camera or self.hands[seat] is not None:
+        """O10: ``fault`` as the question ``observe.fault_or_slip`` where :meth:`_asks` (else
+        ``fault`` itself)."""
+        if not self._asks(seat):
             return fault
         return Fault("observe.fault_or_slip", {"seat": seat, "cards": list(cards), "fault": fault.code,
                                                "fault_facts": dict(fault.facts)})

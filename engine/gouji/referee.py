@@ -109,7 +109,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         self.copies = rules.composition.decks
         self.hands_known = False    # set when play starts with every seat's hand known
         self.camera = False         # the play being judged is a camera's (``source: "camera"``, O10)
-        self.last_cards: dict[int, tuple[Card, ...]] = {}     # each seat's last play taken
+        self.three_cards: dict[int, tuple[Card, ...]] = {}    # the last play of each seat in three_i
 
     # ------------------------------------------------------------------ feed
     def returned_cards(self) -> list[Card]:
@@ -144,7 +144,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         faults: list[Fault] = []
         j = self.progress.three_i.pop(seat, None)
         if j is not None and seat in self.progress.finished:         # a 3 that was not the last play
-            last = self._question(seat, self.last_cards.get(seat, ()),      # O10: the 3 misread?
+            last = self._question(seat, self.three_cards.get(seat, ()),     # O10: the 3 misread?
                                   Fault("gouji.three_not_last", {"seat": seat}))
             faults.append(last.at(j, i))
             self.progress.finished.remove(seat)
@@ -328,7 +328,6 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
     def _after_play(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Fault]:
         faults: list[Fault] = []
         self.take(seat, cards, shape)
-        self.last_cards[seat] = cards
         self.progress.beaten.pop(seat, None)
         if shape.base == FOUR:
             keep = []
@@ -349,5 +348,6 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
             left = self.counts[seat]
             if self.hands[seat] is None and shape.base == THREE and (left is None or left > 0):
                 self.progress.three_i[seat] = i
+                self.three_cards[seat] = cards
             self._progress()
         return faults

@@ -104,10 +104,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         #: O16: revokes resting on such a trick, said at the deal's end unless its lead's card is
         #: seen once too often first (the lead was misread)
         self.waiting: dict[Card, list[Fault]] = {}
-        #: O20: revokes of camera plays, with the cards they rest on, said at the deal's end
-        #: unless one of those cards is seen more often than the decks hold
-        self.deferred: list[tuple[Fault, set[Card]]] = []
-        #: per play line: its cards and the line of its trick's lead (O20's evidence)
+        #: O20: revokes of camera plays, said at the deal's end unless a card they rest on is
+        #: seen more often than the decks hold
+        self.deferred: list[Fault] = []
+        #: per camera play line: its cards and the line of its trick's lead (O20's evidence)
         self.cards_at: dict[int, tuple[Card, ...]] = {}
         self.lead_at: dict[int, int] = {}
         self.camera = False
@@ -256,7 +256,8 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 elif n:
                     del hand[c]
         lead = self.tricks.trick[0]
-        self.cards_at[i], self.lead_at[i] = cards, lead.i
+        if self.camera:
+            self.cards_at[i], self.lead_at[i] = cards, lead.i
         if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
             self._give_back(seat, cards, lead.cards)
         if over:

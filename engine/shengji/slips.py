@@ -62,7 +62,7 @@ class SlipReadings:
     doubted_plays: dict[int, tuple[int, Card]]
     waiting: dict[Card, list[Fault]]
     bottom: tuple[Card, ...] | None
-    deferred: list[tuple[Fault, set[Card]]]
+    deferred: list[Fault]
     cards_at: dict[int, tuple[Card, ...]]
     lead_at: dict[int, int]
     camera: bool
@@ -279,21 +279,21 @@ class SlipReadings:
         them misread is seen once too often by then, every card being played (chaodipi.md O20)."""
         if not self.camera or self.hands or self.complete or not faults:
             return faults
-        now = []
+        now: list[Fault] = []
         for f in faults:
-            rests_on = self._rests_on(f)
-            if rests_on:
-                self.deferred.append((f, rests_on))
-            else:
-                now.append(f)
+            (self.deferred if self._rests_on(f) else now).append(f)
         return now
 
     def _rests_on(self, f: Fault) -> set[Card]:
-        """O20: the cards a revoke of a camera play rests on (none for other faults)."""
-        if not self.camera or self.hands or f.code not in REVOKES or f.i not in self.lead_at \
-                or f.proven_at not in self.cards_at:
+        """O20: the cards a revoke of camera plays rests on (none for other faults, or plays
+        not recorded in :attr:`cards_at`)."""
+        if f.code not in REVOKES or f.i not in self.lead_at or f.proven_at not in self.cards_at:
             return set()
         return {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
+
+    def _fits_deck(self, f: Fault, bottom: tuple[Card, ...]) -> bool:
+        """O20: no card ``f`` rests on was seen more often than the decks hold (with ``bottom``)."""
+        return all(self._within_deck(c, bottom.count(c)) for c in self._rests_on(f))
 
     def _said_at_end(self, bottom: tuple[Card, ...]) -> list[Fault]:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
@@ -301,8 +301,7 @@ class SlipReadings:
         revokes of camera plays none of whose cards was seen too often."""
         out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
                for f in faults]
-        deferred = [*self.deferred, *((f, self._rests_on(f)) for f in out)]
-        out = [f for f, cards in deferred if all(self._within_deck(c, bottom.count(c)) for c in cards)]
+        out = [f for f in [*self.deferred, *out] if self._fits_deck(f, bottom)]
         self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
         return sorted(out, key=lambda f: f.i or 0)
