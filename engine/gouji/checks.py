@@ -148,7 +148,7 @@ class PlayChecks:
             if found is not None:
                 code, f = found
                 if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
-                    code = "gouji.gouji_only_opposite"
+                    code, f = "gouji.gouji_only_opposite", {**f, "owner": owner}
                 return "answer", Fault(code, f), True, False
             if self.burning.declared:
                 first = priority(self.burning.declared, owner)[0]

@@ -53,15 +53,16 @@ from .opening import DealOpening
 from .outs import Progress, SeatsOut
 from .points import Points
 from .settings import GoujiSettings
-from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, parse_shape
+from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, one_odd, parse_shape
 from .slips import Readings, SlipReadings
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
 from .turns import TurnOrder
+from .unseen_burn import UnseenBurns
 from .view import DealView
 
 
-class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealView, DealReferee):
+class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder, SeatsOut, DealView, DealReferee):
     """One 够级 deal.  Variant rules come from ``rules.settings`` (a :class:`GoujiSettings`)."""
 
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
@@ -186,7 +187,7 @@ class GoujiReferee(DealOpening, SlipReadings, PlayChecks, TurnOrder, SeatsOut, D
         if isinstance(shape, ShapeError):
             read = (self._misread_as(seat, cards)
                     if self.hands[seat] is None and shape.code == "gouji.mixed_ranks" else None)
-            if read is None or not self._one_odd(cards):
+            if read is None or not one_odd(cards):
                 kept = len(self.readings.alts)
                 if not self.readings.doubt:      # O1: keep each reading as one play; durable, as
                     self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late

@@ -131,3 +131,12 @@ def beats(new: Shape, old: Shape, two_big_kill_one_big: bool = True) -> bool:
 
 def hand_orders(cards: Sequence[Card]) -> list[int]:
     return [ORDER[c.rank] for c in cards]
+
+
+def one_odd(cards: tuple[Card, ...]) -> bool:
+    """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
+    ranks: dict[object, int] = {}
+    for c in cards:
+        if not c.is_joker and ORDER[c.rank] != TWO:
+            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    return len(cards) >= 3 and len(ranks) == 2 and min(ranks.values()) == 1 and max(ranks.values()) >= 2

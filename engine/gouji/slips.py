@@ -64,6 +64,9 @@ class Readings:
     #: the faulted camera play stood as it was seen (O10): the table follows this reading only
     #: when no reading of a camera slip fits the play that decides
     last_resort: bool = False
+    #: a reading kept though nothing was flagged (O11, :mod:`.unseen_burn`): the first faulted
+    #: play after it does not adopt it (that play is flagged as usual), later ones may
+    waits: bool = False
 
 
 
@@ -191,15 +194,19 @@ class SlipReadings(OtherReadings):
         # card was read wrong); the other readings that fit are kept beside it
         tried = alts
         fitting = sorted((alt for alt in tried if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)
+        waiting = [alt for alt in fitting if alt.readings.waits]    # O11: kept, not adopted, at a first fault
+        fitting = [alt for alt in fitting if not alt.readings.waits]
+        for alt in waiting:
+            alt.readings.waits = False
         if fitting:
             self._adopt(fitting[0])
-            self.readings.alts = fitting[1:]
+            self.readings.alts = fitting[1:] + waiting
             self._returned = (*self._returned, *self.readings.misread)   # the card seen was not played
             self.readings.misread = ()
             return self._proven(i)
         if tried:
             self.readings.doubt = True          # none fits: no new guess until a play fits again
-        self.readings.alts += self._nested(tried)
+        self.readings.alts += self._nested(tried) + waiting
         if pre is not None and self._other_seat(pre, i, event):
             return []
         if pre is None and self.readings.pre is None:
@@ -239,17 +246,8 @@ class SlipReadings(OtherReadings):
         alt = copy.deepcopy(self, keep)
         r.alts, r.pre, r.doubtful_before = alts, pre, before
         alt.readings.age, alt.readings.misread, alt.readings.durable = 0, (), False
-        alt.readings.proves, alt.readings.last_resort = None, False
+        alt.readings.proves, alt.readings.last_resort, alt.readings.waits = None, False, False
         return alt
-
-    @staticmethod
-    def _one_odd(cards: tuple[Card, ...]) -> bool:
-        """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
-        ranks: dict[object, int] = {}
-        for c in cards:
-            if not c.is_joker and ORDER[c.rank] != TWO:
-                ranks[c.rank] = ranks.get(c.rank, 0) + 1
-        return len(cards) >= 3 and len(ranks) == 2 and min(ranks.values()) == 1 and max(ranks.values()) >= 2
 
     def _readings(self, seat: int, cards: tuple[Card, ...]) -> list[tuple[Card, Card, tuple[Card, ...], bool]]:
         """Readings of a play that is one play but for one card (O5): (the card seen, the card it

@@ -86,3 +86,22 @@ def test_the_question_names_the_fault_and_is_listed_to_confirm() -> None:
     assert (out["code"], out["confirm"], verdict.accusation) == (ASKED, True, False)
     assert out["message"].startswith("seat 1") and "please confirm" in out["message"]
     assert "KH" in out["message"] and "9H" in out["message"]
+
+
+def test_only_the_opposite_names_whose_gouji_it_is() -> None:
+    """004:27 接风 after a 够级 last play: only the 对家 may answer it (004:23 「有人出够级牌，只有对家
+    可以上」).  The message names the seat that played the 够级, typed and asked alike (it read
+    "seat ?" when the fault came from the burning rules)."""
+    text = """
+deal gouji-yucheng leader=0 sizes=2,9,9,9,9,9
+0 KH KS
+2 AH AS
+"""
+    for camera in (False, True):
+        events = parse_script(text)
+        if camera:
+            events = [dataclasses.replace(e, source="camera") if isinstance(e, PlayEvent) else e for e in events]
+        result = Judge.judge(list(read_lines(dump_event(e) for e in events)))
+        flagged = [v.to_json("en") for v in result.verdicts if v.fault is not None]
+        assert len(flagged) == 1
+        assert "only the 对门 may answer seat 0's 够级 play; seat 2 may not" in flagged[0]["message"]

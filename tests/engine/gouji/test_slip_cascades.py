@@ -198,6 +198,11 @@ BENCH = [
     # a missed answer made a later seat look passed (004:23 过牌): its burn (004:11) is read as
     # one after a play not seen (2 before: burn_after_pass, then passed_already)
     ("gouji-shandong", 100_121, "drop", [(40, "observe.fault_or_slip")]),   # O10: asked
+    # a 够级 not seen, burned (004:11), the burner's lead without a joker 诈烧 (002:13): the
+    # judge kept one seat too many in play, so 四户乱缠 (004:9) came late and two later answers
+    # looked like burns, then 诈烧 the seats contradicted by playing on (2 questions before, O11)
+    ("gouji-shandong", 100_070, "drop", [(52, "observe.fault_or_slip")]),
+    ("gouji-shandong", 100_109, "drop", [(51, "observe.fault_or_slip")]),
 ]
 
 
