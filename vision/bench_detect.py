@@ -34,7 +34,8 @@ from cardref.vision.types import box_iou
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="cardref bench detect", description=__doc__.splitlines()[0])
-    p.add_argument("--frames", type=int, default=20, help="timed frames per backend (default 20; median reported)")
+    p.add_argument("--frames", type=int, default=20,
+                   help="timed frames per backend (default 20; median reported; 0: no speed figures)")
     p.add_argument("--warmup", type=int, default=3, help="untimed frames first (default 3)")
     p.add_argument("--size", default="1280x720", help="frame WIDTHxHEIGHT (default 1280x720)")
     p.add_argument("--model", type=Path, default=None,
@@ -48,6 +49,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--merge-only", action="store_true", help="only the corner-merging accuracy")
     p.add_argument("--accuracy", type=int, default=0, metavar="N",
                    help="also card F1 of each backend on N rendered held-out scenes (slow: ~2 s each)")
+    p.add_argument("--scale-bands", type=int, default=0, metavar="N",
+                   help="also card F1 per index-height band (10-80 px) on N rendered held-out scenes a band, "
+                        "as cardref detect reads them and at scale 1 only (slow: ~1 s a scene)")
     p.add_argument("--scenes", type=int, default=0,
                    help="with --merge/--merge-only: also merge the labels of N rendered scenes (slow: ~2 s each)")
     return p.parse_args(argv)
@@ -271,6 +275,33 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
               f"corners found {found / max(total, 1):.3f}, read right {right / max(found, 1):.3f}  {cpu_tag()}")
 
 
+def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
+    """Card F1 per index-height band (issue #33, item 2) of the default backend, read as
+    ``cardref detect`` reads a photo (its photo scales) and as one look at scale 1."""
+    try:
+        from cardref.datasets.faces import list_designs
+        from cardref.datasets.scale_bands import BANDS, band_result, band_scenes
+        designs = list_designs("heldout")
+    except Exception as exc:  # noqa: BLE001 - the generator is optional here
+        print(f"scale bands: rendered scenes not available ({exc})")
+        return
+    from cardref.vision.detector import PHOTO_SCALES
+
+    paths = {"detect": tuple(PHOTO_SCALES), "scale 1": (1.0,)}
+    dets = {name: load_detector("auto", args.model, threads=args.threads, scales=scales, **_conf(args))
+            for name, scales in paths.items()}
+    print(f"card F1 per index-height band, {n} rendered 1280x720 scenes a band of {len(designs)} held-out "
+          f"designs, backend {dets['detect'].name} (photo scales {', '.join(map(str, PHOTO_SCALES))}):")
+    for band in BANDS:
+        scenes, off = band_scenes(band, n, designs, seed=3)
+        cells = []
+        for name, det in dets.items():
+            res = band_result(band, scenes, off, lambda frame, det=det: [c.card for c in det.detect(frame)])
+            cells.append(f"{name} F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})")
+        print(f"  index {band[0]:>2}-{band[1]:<2} px (median {res.index_px:.1f}; {res.scenes} scenes, {res.cards} cards,"
+              f" {res.off_band} off band): {'; '.join(cells)}  {cpu_tag()}")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(list(argv or []))
     if args.merge_only:
@@ -283,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"cardref bench detect: --size must be WIDTHxHEIGHT, not {args.size!r}")
         return 2
+    if args.frames <= 0:        # no speed figures: only the accuracy ones asked for
+        print(f"CPU: {cpu_name()}; {isa_line()}")
+        if args.accuracy:
+            bench_accuracy(args, args.accuracy)
+        if args.scale_bands:
+            bench_scale_bands(args, args.scale_bands)
+        return 0
     model_desc = args.model or default_model_paths()["torch"][0].with_suffix(".*")
     t0 = time.perf_counter()
     from cardref.datasets.frames import table_frames
@@ -306,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_gating(frames, results.get(auto))
     if args.accuracy:
         bench_accuracy(args, args.accuracy)
+    if args.scale_bands:
+        bench_scale_bands(args, args.scale_bands)
     if args.merge:
         bench_merge()
         if args.scenes:
