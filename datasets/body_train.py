@@ -193,14 +193,15 @@ def accuracy(net, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> dict:  # n
 
 def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, lr: float = 3e-3, threads: int = 2,
                       models_dir: Path = MODELS_DIR, seed: int = 0, name: str = "suits", resume: bool = False,
-                      with_real: bool = True, real_repeat: int = 4, init: str | Path | None = None) -> dict:
+                      with_real: bool = True, real_repeat: int = 4, init: str | Path | None = None,
+                      device: str = "cpu") -> dict:
     """Train within ``budget_min`` minutes on the ``train`` split of ``scenes`` (and, ``with_real``,
     the real-cards tuning photos ``real_repeat`` times), validate on the first folder's ``val``
     split (held-out designs) and the held-out real photos; export the weights best on the
     held-out designs and write the model card's ``suit_reader`` entry.  ``resume`` carries on
     the run ``name`` from its checkpoint (``runs/suit-reader/<name>/last.pt``, written after
-    every epoch); ``init`` starts from other weights (e.g. the shipped ``models/suit-reader.pt``).
-    Returns the entry."""
+    every epoch); ``init`` starts from other weights (e.g. the shipped ``models/suit-reader.pt``);
+    ``device`` is where the steps run (``cpu``, or e.g. ``cuda``).  Returns the entry."""
     import torch
 
     torch.manual_seed(seed)
@@ -228,7 +229,7 @@ def train_suit_reader(scenes: list[Path], budget_min: float, batch: int = 256, l
     run = start_run(net, lr, ckpt, "suit reader", resume=resume, init=init)
     fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=t0 + budget_min * 60, augment=augment,
         evaluate=lambda n: {k: accuracy(n, *v) for k, v in sets.items()},
-        key=lambda scores: scores["synthetic held-out designs"]["accuracy"] or 0.0, ckpt=ckpt)
+        key=lambda scores: scores["synthetic held-out designs"]["accuracy"] or 0.0, ckpt=ckpt, device=device)
     out = export_onnx(net, models_dir / f"{BODY_STEM}.onnx")
     torch.save({"net": net.state_dict()}, models_dir / f"{BODY_STEM}.pt")
     card = {

@@ -100,11 +100,13 @@ def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: in
 def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real_repeat: int = 4,
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
                 seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
-                resume: bool = False, init: str | Path | None = None, export_only: bool = False) -> dict:
+                resume: bool = False, init: str | Path | None = None, export_only: bool = False,
+                device: str = "cpu") -> dict:
     """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
     checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
     from another run's weights; ``export_only`` (with ``resume``) publishes the checkpoint's
-    best weights without training (e.g. while the run still goes on).  Returns the namer's
+    best weights without training (e.g. while the run still goes on); ``device`` is where
+    the steps run (``cpu``, or e.g. ``cuda`` on a GPU machine).  Returns the namer's
     model-card entry."""
     import torch
 
@@ -144,7 +146,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=deadline, augment=augment,
         evaluate=lambda n: {k: accuracy(n, *v) for k, v in sets.items()},
         key=lambda scores: scores["synthetic held-out designs"]["card_accuracy"] or 0.0,
-        ckpt=RUNS_DIR / name / "last.pt")
+        ckpt=RUNS_DIR / name / "last.pt", device=device)
     final = {k: accuracy(net, *v) for k, v in sets.items()}
     out = export_onnx(net, models_dir / f"{NAMER_STEM}.onnx")
     _write_int8_copy(out, models_dir)

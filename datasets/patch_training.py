@@ -67,17 +67,21 @@ def start_run(net: Any, lr: float, ckpt: Path, what: str, resume: bool = False,
 
 def fit(run: Run, x: np.ndarray, y: np.ndarray, *, batch: int, lr: float, seed: int, t0: float, deadline: float,
         augment: Callable[[Any, Any], Any], evaluate: Callable[[Any], dict[str, dict]],
-        key: Callable[[dict[str, dict]], float], ckpt: Path) -> None:
+        key: Callable[[dict[str, dict]], float], ckpt: Path, device: str = "cpu") -> None:
     """Epochs over the patches ``x`` (uint8 BGR) and classes ``y`` until ``deadline``: the
     learning rate follows a cosine over the wall-clock budget (a shared machine's speed
     changes during a run) after a short warm-up; after every epoch the held-out sets are
     scored (``evaluate``), the weights best by ``key`` kept and the run checkpointed to
-    ``ckpt``.  The network ends with the best weights."""
+    ``ckpt``.  The network ends with the best weights, on the CPU.
+
+    ``device`` (``cpu``, or a torch device such as ``cuda``) is where the steps run; the
+    augmentations, the scoring and the checkpoints stay on the CPU."""
     import torch
 
     if not len(y):
         raise ValueError("no training patches")
     net, opt = run.net, run.opt
+    on_device(run, device)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed + run.epoch)
@@ -100,25 +104,56 @@ def fit(run: Run, x: np.ndarray, y: np.ndarray, *, batch: int, lr: float, seed: 
             for g in opt.param_groups:
                 g["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
             opt.zero_grad()
-            loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
+            loss = loss_fn(net(xb.to(device)), torch.from_numpy(y[idx]).to(device))
             loss.backward()
             opt.step()
             run.step += 1
-        scores = evaluate(net)
+        scores = evaluate(net.to("cpu"))
+        net.to(device)
         run.history.append({"epoch": run.epoch, "steps": run.step, "loss": round(float(loss.detach()), 4),
                             "s": round(time.time() - t0), **scores})
         print(json.dumps(run.history[-1]), flush=True)
         if key(scores) > run.best:
             run.best = key(scores)
-            run.best_state = {k: v.clone() for k, v in net.state_dict().items()}
+            run.best_state = {k: v.detach().to("cpu", copy=True) for k, v in net.state_dict().items()}
         ckpt.parent.mkdir(parents=True, exist_ok=True)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "best": run.best, "best_state": run.best_state,
+        net_state = {k: v.detach().to("cpu") for k, v in net.state_dict().items()}
+        torch.save({"net": net_state, "opt": opt.state_dict(), "best": run.best, "best_state": run.best_state,
                     "history": run.history, "step": run.step, "epoch": run.epoch,
                     "train_s": run.spent + time.time() - t_train}, ckpt.with_suffix(".tmp"))
         ckpt.with_suffix(".tmp").replace(ckpt)
     run.spent += time.time() - t_train
+    on_device(run, "cpu")
     if run.best_state is not None:
         net.load_state_dict(run.best_state)
+
+
+def device_problem(device: str) -> str | None:
+    """Why ``device`` cannot run the training steps here, or None: not a torch device name,
+    or a CUDA device on a machine without one."""
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError) as exc:
+        return f"--device {device!r} is not a torch device ({exc})"
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        return f"--device {device}: this machine has no CUDA device (use cpu)"
+    if dev.type not in ("cpu", "cuda"):
+        return f"--device {device}: only cpu and cuda are supported"
+    return None
+
+
+def on_device(run: Run, device: str) -> None:
+    """Move the run's network and its optimiser's moments to ``device`` (the step counts stay
+    on the CPU, as AdamW wants them)."""
+    import torch
+
+    run.net.to(device)
+    for state in run.opt.state.values():
+        for name, value in state.items():
+            if name != "step" and torch.is_tensor(value):
+                state[name] = value.to(device)
 
 
 def greyed(x, gen, p: float):  # noqa: ANN001, ANN201

@@ -50,7 +50,8 @@ class BandResult:
 
 def scene_index_px(scene: Scene) -> float:
     """The median index height of a scene (0 when nothing is labelled)."""
-    sizes = [index_size(CornerDetection(lb.card, 1.0, tuple(map(float, lb.box)))) for lb in scene.labels]
+    sizes = [index_size(CornerDetection(lb.card, 1.0, (float(lb.box[0]), float(lb.box[1]), float(lb.box[2]),
+                                                      float(lb.box[3])))) for lb in scene.labels]
     return float(statistics.median(sizes)) if sizes else 0.0
 
 

@@ -19,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how many times the real-cards tuning patches are listed (they are few beside the scenes')")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="where the training steps run: cpu (default), or a torch "
+                   "device such as cuda or cuda:0 on a GPU machine")
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine over the budget)")
     p.add_argument("--name", default="namer", help="run name (checkpoint in runs/namer/NAME/last.pt)")
     p.add_argument("--resume", action="store_true", help="carry on the run NAME from its last checkpoint")
@@ -42,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
     if args.budget_min <= 0 and not args.export_only:
         print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
         return 2
+    from cardref.datasets.patch_training import device_problem
+
+    problem = device_problem(args.device)
+    if problem:
+        print(f"cardref train-namer: {problem}", file=sys.stderr)
+        return 2
     missing = [d for d in [data, *map(Path, args.extra)] if not (d / "images" / "train").is_dir()]
     if missing or not (data / "images" / "val").is_dir():
         print(f"cardref train-namer: no images/train (and images/val) under {missing[0] if missing else data}"
@@ -52,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                            batch=args.batch, lr=args.lr, threads=args.threads,
                            models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
-                           init=args.init, export_only=args.export_only)
+                           init=args.init, export_only=args.export_only, device=args.device)
     except FileNotFoundError as exc:
         print(f"cardref train-namer: {exc}", file=sys.stderr)
         return 2

@@ -78,6 +78,39 @@ def test_train_namer_checks_its_arguments(tmp_path, capsys):
     assert "no namer checkpoint" in capsys.readouterr().err
 
 
+def test_train_commands_check_the_device(tmp_path, capsys, monkeypatch):
+    """--device: a torch device name; a CUDA one only where CUDA is (a GPU machine)."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    (tmp_path / "images" / "val").mkdir()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    for command in ("train-namer", "train-suit-reader"):
+        assert main([command, "--data", str(tmp_path), "--budget-min", "1", "--device", "gpu!"]) == 2
+        assert "is not a torch device" in capsys.readouterr().err
+        assert main([command, "--data", str(tmp_path), "--budget-min", "1", "--device", "cuda"]) == 2
+        assert "has no CUDA device (use cpu)" in capsys.readouterr().err
+
+
+def test_on_device_moves_the_moments_and_keeps_the_step_counts_on_the_cpu():
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from cardref.datasets.patch_training import Run, on_device
+
+    net = torch.nn.Linear(3, 2)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-2)
+    net(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    run = Run(net, opt)
+    on_device(run, "meta")      # a device with no data: where each tensor went is all that is checked
+    assert all(p.device.type == "meta" for p in net.parameters())
+    for state in opt.state.values():
+        assert state["step"].device.type == "cpu"
+        assert state["exp_avg"].device.type == "meta" and state["exp_avg_sq"].device.type == "meta"
+
+
 def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeypatch):
     """A few seconds of training on a tiny generated set: checkpoint, resume, ONNX + card entry."""
     import pytest
@@ -97,7 +130,7 @@ def test_train_namer_trains_resumes_and_exports(small_library, tmp_path, monkeyp
     assert main([*args, "--budget-min", "0.05"]) == 0
     first = json.loads((out / "model-card.json").read_text())["namer"]
     assert (tmp_path / "runs" / "t" / "last.pt").is_file() and first["epochs"] >= 1
-    assert main([*args, "--budget-min", "0.05", "--resume"]) == 0
+    assert main([*args, "--budget-min", "0.05", "--resume", "--device", "cpu"]) == 0
     second = json.loads((out / "model-card.json").read_text())["namer"]
     assert second["epochs"] > first["epochs"] and second["steps"] > first["steps"]
     assert (out / "corner-namer.pt").is_file()
