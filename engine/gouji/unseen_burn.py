@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..events import AnyEvent, PlayEvent
 from ..verdict import Fault
+from .burning import Burn, BurnState
 from .shapes import Shape, parse_shape
 from .table import Phase
 
 if TYPE_CHECKING:
-    from .burning import BurnState
     from .hands import Hand
     from .outs import Progress
     from .slips import Readings
@@ -47,8 +47,7 @@ class UnseenBurns:
         def _copy(self) -> Self: ...
         def _durable_room(self) -> int: ...
         def _is_final(self, seat: int, shape: Shape) -> bool: ...
-        def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Any, ...], final: bool,
-                  zhashao: bool) -> list[Fault]: ...
+        def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
 
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         before = self._before_unseen_burn(event)
@@ -77,10 +76,14 @@ class UnseenBurns:
         return self._copy()
 
     def _keep_unseen_burn(self, before: Self, i: int, event: PlayEvent) -> None:
-        """Keep ``before`` with ``event`` led as 诈烧 (the seat out, 拉客) as a durable reading
-        that waits for a flag (``Readings.waits``)."""
-        shape = parse_shape(event.cards, before.min_table)
-        assert isinstance(shape, Shape)
-        before._lead(i, event.seat, shape, event.cards, False, True)
+        """Keep ``before`` with ``event`` played within a burn of its seat, i.e. as 诈烧 (the
+        seat out, 拉客), as a durable reading that waits for a flag (``Readings.waits``).  The
+        burn's target, the seat of the 够级 not seen, is not known; the burn ends at this play,
+        so the target is never used (the seat's own number stands in)."""
+        cur = before.cur
+        assert cur is not None
+        before.burning.current = Burn(event.seat, event.seat, cur.i)
+        if before._feed(i, event) or event.seat not in before.progress.zhashao:
+            return
         before.readings.durable = before.readings.waits = True
         self.readings.alts.append(before)

@@ -14,7 +14,10 @@ from cardref.engine.judge import judge_text
 from cardref.recorder import open_store
 
 
-def _log(n_deals: int = 12) -> list[str]:
+def _log(n_deals: int = 6) -> list[str]:
+    """``n_deals`` 够级 deals of random plays (most faulted), each with a garbled line and a
+    correction.  Six deals (258 lines) lie beyond the furthest kill (line 120); every
+    correction re-judges the log, so each deal more costs more than the last."""
     rng = random.Random(7)
     ranks = ["5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
     lines = []
