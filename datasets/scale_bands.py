@@ -79,15 +79,36 @@ def band_scenes(band: tuple[int, int], n: int, designs: list[str], seed: int = 0
 def band_result(band: tuple[int, int], scenes: Sequence[Scene], off_band: int,
                 read: Callable[[np.ndarray], list[str]]) -> BandResult:
     """Card F1 of ``read`` (a BGR frame -> the card codes it reports) over ``scenes``."""
+    views = [(cv2.cvtColor(s.image, cv2.COLOR_RGB2BGR), Counter(s.cards), scene_index_px(s)) for s in scenes]
+    return views_result(band, views, off_band, read)
+
+
+def views_result(band: tuple[int, int], views: Sequence[tuple[np.ndarray, Counter, float]], off_band: int,
+                 read: Callable[[np.ndarray], list[str]]) -> BandResult:
+    """Card F1 of ``read`` over ``views``: (BGR frame, the cards in it, its index height)."""
     tp = n_pred = n_true = 0
-    for scene in scenes:
-        want = Counter(scene.cards)
-        got = Counter(read(cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)))
+    for frame, want, _ in views:
+        got = Counter(read(frame))
         tp += sum((got & want).values())
         n_pred += sum(got.values())
         n_true += sum(want.values())
     prec = tp / n_pred if n_pred else (1.0 if not n_true else 0.0)
     rec = tp / n_true if n_true else 1.0
     f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-    px = statistics.median(scene_index_px(s) for s in scenes) if scenes else math.nan
-    return BandResult(band, len(scenes), off_band, n_true, float(px), prec, rec, f1)
+    px = statistics.median(v[2] for v in views) if views else math.nan
+    return BandResult(band, len(views), off_band, n_true, float(px), prec, rec, f1)
+
+
+def photo_bands(photos: Sequence[tuple[np.ndarray, Counter, list[CornerDetection]]],
+                bands: Sequence[tuple[int, int]] = BANDS) -> dict[tuple[int, int], list[tuple[np.ndarray, Counter, float]]]:
+    """Labelled photos (BGR image, its cards, its labelled indices) sorted into ``bands`` by
+    their median index height; photos outside every band are left out."""
+    out: dict[tuple[int, int], list[tuple[np.ndarray, Counter, float]]] = {b: [] for b in bands}
+    for image, cards, corners in photos:
+        if not corners:
+            continue
+        px = float(statistics.median(index_size(c) for c in corners))
+        for lo, hi in bands:
+            if lo <= px < hi:
+                out[(lo, hi)].append((image, cards, px))
+    return out

@@ -300,6 +300,41 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
             cells.append(f"{name} F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})")
         print(f"  index {band[0]:>2}-{band[1]:<2} px (median {res.index_px:.1f}; {res.scenes} scenes, {res.cards} cards,"
               f" {res.off_band} off band): {'; '.join(cells)}  {cpu_tag()}")
+    bench_real_bands(dets["detect"])
+
+
+def bench_real_bands(det) -> None:  # noqa: ANN001 - a Detector
+    """The same per band on the real photos held out from tuning (datasets.evaluate's split),
+    each photo in the band of its median labelled index height; skipped without the photos."""
+    import cv2
+
+    try:
+        from cardref.datasets.evaluate import _cards, mapped_real_cards, read_yolo_labels, real_cards_split
+        from cardref.datasets.scale_bands import BANDS, photo_bands, views_result
+        root = mapped_real_cards().parent
+        held = real_cards_split(root)[1]
+    except (FileNotFoundError, OSError) as exc:
+        print(f"real photos by index height: not available ({exc})")
+        return
+    photos = []
+    for path in held:
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        labelled = read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h)
+        photos.append((image, _cards(labelled), labelled))
+    print(f"card F1 per index-height band, the {len(photos)} real photos held out from tuning, as cardref detect "
+          f"reads them (each photo in the band of its median labelled index):")
+    beyond = (BANDS[-1][1], 10**6)       # close-ups beyond the bands: reported apart
+    for band, views in photo_bands(photos, (*BANDS, beyond)).items():
+        name = f"{band[0]:>2}-{band[1]:<2} px" if band != beyond else f"{band[0]}+ px  "
+        if not views:
+            print(f"  index {name}: no photo")
+            continue
+        res = views_result(band, views, 0, lambda frame: [c.card for c in det.detect(frame)])
+        print(f"  index {name} (median {res.index_px:.1f}; {res.scenes} photos, {res.cards} cards):"
+              f" F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})  {cpu_tag()}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,8 @@ shipped detector reads a small rendered fixture of each of two bands."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from cardref.datasets.scale_bands import BANDS, band_result, band_scenes, scene_index_px
@@ -40,3 +42,22 @@ def test_shipped_detector_reads_a_rendered_fixture_of_the_band(small_library, ba
     res = band_result(band, scenes, off, lambda frame: [c.card for c in det.detect(frame)])
     assert res.cards >= 3
     assert res.f1 >= 0.5, res
+
+
+def test_photos_go_to_the_band_of_their_median_index() -> None:
+    import numpy as np
+
+    from cardref.datasets.scale_bands import photo_bands
+    from cardref.vision.types import CornerDetection
+
+    def corner(h: float) -> CornerDetection:
+        return CornerDetection("AS", 1.0, (0.0, 0.0, h / 2, h))
+
+    blank = np.zeros((4, 4, 3), np.uint8)
+    photos = [(blank, Counter({"AS": 1}), [corner(12), corner(14), corner(50)]),   # median 14
+              (blank, Counter({"AS": 1}), [corner(55)]),
+              (blank, Counter({"AS": 1}), [corner(200)]),                          # beyond every band
+              (blank, Counter(), [])]                                              # nothing labelled
+    bands = photo_bands(photos, ((10, 20), (45, 60)))
+    assert [v[2] for v in bands[(10, 20)]] == [14.0]
+    assert [v[2] for v in bands[(45, 60)]] == [55.0]
