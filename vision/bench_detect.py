@@ -4,7 +4,9 @@ Every installed backend runs the same frames in one process, one after another (
 first), and the figures are printed side by side with the ratio to the PyTorch backend.
 ``detect`` time is the whole step the pipeline pays: letterbox, network, decoding, NMS and
 corner merging.  Also measured: motion gating on a still-then-changing table
-(``--gating``) and the corner merger's accuracy on random synthetic tables (``--merge``).
+(``--gating``), the corner merger's accuracy on random synthetic tables (``--merge``), and
+card F1 per index height on rendered scenes and the held-out real photos (``--scale-bands``;
+``--frames 0`` leaves the speed figures out).
 Numbers depend on the machine and its load: this is a benchmark, never a test.  Every
 figure line ends with the CPU's instruction-set extensions (AVX2, AVX-512, VNNI, AMX, BF16,
 read from ``/proc/cpuinfo``): INT8 and bf16 speed, and whether an INT8 copy runs at all
@@ -288,8 +290,12 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
     from cardref.vision.detector import PHOTO_SCALES
 
     paths = {"detect": tuple(PHOTO_SCALES), "scale 1": (1.0,)}
-    dets = {name: load_detector("auto", args.model, threads=args.threads, scales=scales, **_conf(args))
-            for name, scales in paths.items()}
+    try:
+        dets = {name: load_detector("auto", args.model, threads=args.threads, scales=scales, **_conf(args))
+                for name, scales in paths.items()}
+    except DetectorError as exc:
+        print(f"scale bands: no detector ({exc})")
+        return
     print(f"card F1 per index-height band, {n} rendered 1280x720 scenes a band of {len(designs)} held-out "
           f"designs, backend {dets['detect'].name} (photo scales {', '.join(map(str, PHOTO_SCALES))}):")
     for band in BANDS:
