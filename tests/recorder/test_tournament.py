@@ -235,8 +235,13 @@ def test_the_pin_comes_from_a_file_and_pin_on_the_command_line_is_warned(tmp_pat
     with open_store(db) as store:
         tid = tm.get_tournament(store, "Cup").id
         assert tm.verify_pin(store, tid, "8642")
+        assert not tm.verify_pin(store, tid, "8643")
         row = store.query_one("SELECT pin_hash FROM tournaments WHERE id = ?", (tid,))
-        assert "8642" not in row[0]  # only the salted hash is kept
+        # only the salted hash is kept: "scrypt:n:r:p:" and 32 bytes of digest, no PIN field (a
+        # test for "8642" in the text failed by chance when the digest's hex held those digits)
+        scheme, n, r, p, digest = row[0].split(":")
+        assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
+        assert len(digest) == 64 and set(digest) <= set("0123456789abcdef")
     capsys.readouterr()
     assert cli(["tournament", "create", "Cup2", "--family", "gouji", "--pin", "8642", "--db", db]) == 0
     assert "other users of this machine can read it" in capsys.readouterr().err  # --pin works, warned
