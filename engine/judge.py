@@ -7,6 +7,7 @@ It returns one :class:`Verdict` per log line and one summary per deal.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from collections.abc import Iterable
@@ -319,17 +320,57 @@ def judge_text(lines: Iterable[str]) -> JudgeResult:
     return Judge.judge(read_lines(lines))
 
 
+@dataclass
+class _DealMark:
+    """The judge as it was just before the deal line ``i`` was judged: the deals before it
+    (finished: their referees no longer change), the deal then in progress copied (the next
+    deal line closes it), and the verdicts and events of the lines before ``i``."""
+
+    i: int
+    deals: list[DealRun]
+    verdicts: dict[int, Verdict]
+    events: dict[int, AnyEvent | None]
+
+    @classmethod
+    def of(cls, judge: Judge, i: int) -> _DealMark:
+        return cls(i, _with_last_copied(judge.deals), dict(judge.verdicts), dict(judge.events))
+
+    def judge(self) -> Judge:
+        """A judge in this state, to judge line ``i`` and those after it again."""
+        judge = Judge()
+        judge.deals = _with_last_copied(self.deals)
+        judge.verdicts = dict(self.verdicts)
+        judge.events = dict(self.events)
+        return judge
+
+
+def _with_last_copied(deals: list[DealRun]) -> list[DealRun]:
+    return [*deals[:-1], copied_run(deals[-1])] if deals else []
+
+
+def copied_run(run: DealRun) -> DealRun:
+    """A deep copy of ``run`` that shares what every deal of its game shares (the deal event,
+    the game's rules, settings and deck composition): referees compare those by identity
+    (a deal's opening reads the previous deal only when it has the same settings object)."""
+    rules = getattr(run.referee, "rules", None)
+    shared = [run.deal, rules, getattr(rules, "settings", None), getattr(rules, "composition", None)]
+    return copy.deepcopy(run, {id(x): x for x in shared if x is not None})
+
+
 class LiveJudge:
     """A table being judged as it plays: feed one event at a time.
 
-    A ``correct`` event re-judges the log from the start, so every verdict after the
-    corrected event reflects the correction; :meth:`feed` returns the verdicts that
-    changed (the new event's own verdict included).
+    A ``correct`` event re-judges the log from the start of the deal that holds the line it
+    corrects (the deals before it cannot change: a correction only reaches back), so every
+    verdict from there on reflects the correction, as if the whole log had been judged
+    again; :meth:`feed` returns the verdicts that changed (the new event's own included).
     """
 
     def __init__(self) -> None:
         self.lines: list[LogLine] = []
         self._judge = Judge()
+        #: the judge just before each deal line, in log order (where a re-judgement starts)
+        self._marks: list[_DealMark] = []
 
     @classmethod
     def from_lines(cls, texts: Iterable[str]) -> LiveJudge:
@@ -339,15 +380,34 @@ class LiveJudge:
         live._rejudge()
         return live
 
-    def _rejudge(self) -> list[Verdict]:
-        """Judge every line again (corrections applied); returns the verdicts that changed."""
+    def _rejudge(self, start: int = 0) -> list[Verdict]:
+        """Judge again every line from the deal that holds line ``start`` on (corrections
+        applied), and record what closing the log's last deal would say, as
+        :meth:`Judge.judge` does, while that deal plays on; returns the verdicts that changed."""
         before = self._judge.verdicts
-        result = Judge.judge(self.lines)
-        self._judge = Judge()
-        self._judge.deals = result.deals
-        self._judge.verdicts = {v.i: v for v in result.verdicts}
-        self._judge.events = dict(enumerate(result.effective))
-        return [v for v in result.verdicts if before.get(v.i) != v]
+        effective, bad = apply_corrections(self.lines)
+        keep = [m for m in self._marks if m.i <= start]
+        if keep:
+            mark = keep[-1]
+            judge, first = mark.judge(), mark.i
+        else:
+            judge, first = Judge(), 0
+        self._marks = keep
+        for line in self.lines[first:]:
+            event = effective[line.i]
+            if isinstance(event, DealEvent) and not (keep and line.i == first):
+                self._marks.append(_DealMark.of(judge, line.i))
+            judge.step(line.i, line, event, bad.get(line.i))
+        if self.lines and judge.deals:
+            # what the log's end would say now (Judge.judge closes the last deal), said from a
+            # copy: the table plays on, and the deal in progress must not be closed for it
+            playing = judge.deals[-1]
+            judge.deals[-1] = copied_run(playing)
+            judge._close(self.lines[-1].i)
+            judge.deals[-1] = playing
+        self._judge = judge
+        return [judge.verdicts[line.i] for line in self.lines
+                if line.i >= first and before.get(line.i) != judge.verdicts[line.i]]
 
     def feed_text(self, text: str) -> list[Verdict]:
         return self._add(parse_line(len(self.lines), len(self.lines) + 1, text.strip()))
@@ -359,7 +419,9 @@ class LiveJudge:
     def _add(self, line: LogLine) -> list[Verdict]:
         self.lines.append(line)
         if isinstance(line.event, CorrectEvent):
-            return self._rejudge()
+            return self._rejudge(min(line.event.ref, line.i))
+        if isinstance(line.event, DealEvent):
+            self._marks.append(_DealMark.of(self._judge, line.i))
         return self._judge.step(line.i, line, line.event)
 
     @property

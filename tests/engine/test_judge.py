@@ -105,3 +105,51 @@ def test_a_rejected_play_taken_back_does_not_count_as_shown() -> None:
                      '{"type":"play","seat":1,"cards":["BJ","BJ","BJ","BJ"]}'])
     assert not result.verdicts[1].ok
     assert result.verdicts[2].ok and result.verdicts[3].ok, [v.to_json("en") for v in result.verdicts]
+
+
+def _with_corrections(texts: list[str], rng) -> list[str]:  # noqa: ANN001
+    """``texts`` with a correction after some lines: an earlier play given another card of its
+    own, another seat, or confirmed as it was (the kinds a referee sends)."""
+    out: list[str] = []
+    for text in texts:
+        out.append(text)
+        plays = [k for k, t in enumerate(out) if json.loads(t)["type"] == "play"]
+        if plays and rng.random() < 0.04:
+            ref = rng.choice(plays)
+            fix = {"type": "correct", "ref": ref, "who": "ref", "why": "misread"}
+            kind = rng.randrange(3)
+            if kind == 0:
+                fix["seat"] = (json.loads(out[ref])["seat"] + 1) % json.loads(out[0])["seats"]
+            elif kind == 1:
+                fix["cards"] = json.loads(out[ref])["cards"][::-1]
+            out.append(json.dumps(fix))
+    return out
+
+
+def test_a_correction_re_judges_from_its_deal_as_the_whole_log_would_be() -> None:
+    """LiveJudge re-judges from the deal holding the corrected line, not from the log's start;
+    after every correction its verdicts and summary are those of judging the whole log so far
+    (several deals of 刮风 and of 够级, where a deal's start depends on the deal before:
+    003:86-128 levels and dealer, 004:17 「第二局开始由大落上班」)."""
+    import random
+
+    from cardref.engine.eventlog import dump_event
+    from cardref.engine.gouji.simulate import simulate_deal as gouji_deal
+    from cardref.engine.shengji.simulate import simulate_match
+
+    rng = random.Random(11)
+    logs = [[dump_event(e) for e in simulate_match("guafeng-zibo", random.Random(3), 3)],
+            [dump_event(e) for seed in (1, 2) for e in gouji_deal("gouji-shandong", random.Random(seed))]]
+    corrections = 0
+    for texts in logs:
+        texts = _with_corrections(texts, rng)
+        live = LiveJudge()
+        for k, text in enumerate(texts):
+            live.feed_text(text)
+            if json.loads(text)["type"] == "correct":
+                corrections += 1
+                whole = judge_text(texts[:k + 1])
+                assert [v.to_json() for v in live.verdicts] == [v.to_json() for v in whole.verdicts], k
+                assert live.summary() == whole.summary()
+        assert len(live._marks) == sum(json.loads(t)["type"] == "deal" for t in texts)
+    assert corrections >= 8
