@@ -13,6 +13,9 @@ For each game, ``--deals`` simulated legal deals are logged as a camera logs the
   simulators' mutations; in the pass-less log a play made illegal as the camera shows it (a
   mutation that passes made illegal may be legal once they are gone); ``accused`` is the share
   of those flagged as a rule fault (not an observation flag).
+
+``--slips DROP MISREAD`` measures whole camera logs with slips at set rates instead
+(:mod:`cardref.benchmarks.slip_rates`).
 """
 
 from __future__ import annotations
@@ -104,12 +107,25 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", nargs="*", default=None, help="game names (default: all implemented)")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--slips", nargs=2, type=float, metavar=("DROP", "MISREAD"), default=None,
+                   help="instead: whole camera logs with every play dropped with probability DROP, else one "
+                        "card misread with probability MISREAD, and one illegal play injected "
+                        "(cardref.benchmarks.slip_rates): false accusations and injected plays caught")
     args = p.parse_args(argv)
+    if args.slips is not None and not all(0 <= r <= 1 for r in args.slips):
+        print("cardref bench verdicts: --slips rates must lie in [0, 1]")
+        return 2
     games = args.games or sorted(g.name for g in registry.games().values() if g.referee is not None)
     for game in games:
         if registry.get(game) is None:
             print(f"cardref bench verdicts: unknown game {game!r} (known: {', '.join(registry.names())})")
             return 2
+        if args.slips is not None:
+            from .slip_rates import format_row, measure_slips
+
+            row = measure_slips(game, args.deals, args.seed, *args.slips)
+            print(json.dumps(row, ensure_ascii=False) if args.json else format_row(row))
+            continue
         row = measure(game, args.deals, args.seed)
         print(json.dumps(row, ensure_ascii=False) if args.json else
               f"{game:18s} {row['deals']:4d} deals  faults={row['faults']}  drop med/max={row['drop_median']}/"

@@ -146,3 +146,22 @@ def test_the_rates_are_fractions(capsys) -> None:
     assert "--drop-rate is a fraction from 0 to 1" in capsys.readouterr().err
     assert main(["--misread-rate", "nan"]) == 2
     assert main(["--inject", "-1"]) == 2
+
+
+def test_bench_verdicts_slips_judges_whole_camera_logs_at_set_rates(capsys) -> None:
+    """``cardref bench verdicts --slips DROP MISREAD``: bench e2e's slips and injection without
+    video.  Without slips every injected play is caught and no legal play is accused; with
+    every play dropped nothing is left to catch; rates outside [0, 1] are refused."""
+    from cardref.benchmarks.slip_rates import measure_slips
+    from cardref.benchmarks.verdicts import main as verdicts_main
+
+    clean = measure_slips("guafeng-zibo", 2, 1, 0.0, 0.0)
+    assert (clean["dropped"], clean["misread"], clean["false_accusations_per_deal"]) == (0, 0, 0.0)
+    assert clean["injected"] == 2 and clean["caught"] == 2
+    blind = measure_slips("guafeng-zibo", 1, 1, 1.0, 0.0)
+    assert blind["dropped"] == blind["plays"] and blind["caught"] == 0
+    assert verdicts_main(["--games", "guafeng-zibo", "--deals", "1", "--slips", "0.01", "0.01", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["game"] == "guafeng-zibo" and row["deals"] == 1 and row["injected"] == 1
+    assert verdicts_main(["--slips", "2", "0"]) == 2
+    assert "must lie in [0, 1]" in capsys.readouterr().out

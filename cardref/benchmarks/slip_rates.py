@@ -1,0 +1,54 @@
+"""``cardref bench verdicts --slips DROP MISREAD``: verdicts on whole camera logs with slips
+at set rates, as ``cardref bench e2e --drop-rate --misread-rate --inject 1`` gives them but
+without video, so that many full-length deals can be judged.
+
+Each deal is a simulated legal deal logged as a camera logs it; one of its plays is made
+illegal as the camera shows it (:func:`cardref.vision.bench_e2e.inject_illegal`); then every
+play is left out with probability DROP, else has one card misread with probability MISREAD
+(:func:`cardref.vision.bench_e2e.degrade`).  The verdicts on that log are compared with those
+on the true log (:func:`cardref.engine.verdict_compare.compare`): false accusations (rule
+faults on legal plays), the injected play caught (flagged at its play or proven later),
+observation flags and confirmations asked.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+from cardref.engine import registry
+from cardref.engine.camera import camera_log
+from cardref.engine.verdict_compare import VerdictScore, compare
+
+FAMILIES = {"gouji": "cardref.engine.gouji.simulate", "shengji": "cardref.engine.shengji.simulate"}
+
+
+def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_rate: float) -> dict:
+    from cardref.vision.bench_e2e import degrade, inject_illegal, judge_events
+
+    sim = importlib.import_module(FAMILIES[registry.get(game).family])
+    total = VerdictScore()
+    dropped = misread = plays = 0
+    for n in range(deals):
+        events = sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}"))
+        true_log, _ = camera_log(events)
+        watched, origin = list(true_log), list(range(len(true_log)))
+        true_log, watched, bad = inject_illegal(true_log, watched, origin, 1, random.Random(f"inject:{seed}:{game}:{n}"))
+        watched, origin, d, m = degrade(watched, origin, drop_rate, misread_rate,
+                                        random.Random(f"degrade:{seed}:{game}:{n}"))
+        dropped, misread = dropped + d, misread + m
+        plays += sum(e.type == "play" for e in true_log)
+        total.add(compare(judge_events(watched), judge_events(true_log), origin, bad))
+    return {"game": game, "deals": deals, "plays": plays, "dropped": dropped, "misread": misread,
+            "false_accusations_per_deal": round(total.false_accusations / deals, 3),
+            "caught": total.caught, "injected": total.injected,
+            "caught_pct": round(100 * total.caught / total.injected, 1) if total.injected else None,
+            "observation_flags_per_deal": round(total.observation_flags / deals, 3),
+            "confirmations_per_deal": round(total.confirmations / deals, 3)}
+
+
+def format_row(row: dict) -> str:
+    return (f"{row['game']:18s} {row['deals']:4d} deals, {row['plays']} plays ({row['dropped']} dropped, "
+            f"{row['misread']} misread)  false acc./deal={row['false_accusations_per_deal']}  "
+            f"caught={row['caught']}/{row['injected']} ({row['caught_pct']}%)  "
+            f"obs./deal={row['observation_flags_per_deal']}  confirm/deal={row['confirmations_per_deal']}")
