@@ -192,7 +192,7 @@ def inject_illegal(true_log: list[AnyEvent], watched: list[AnyEvent], origin: li
     illegal play is made at the log level, not drawn into the video.  Returns the true log,
     the watched log and the true indices of the illegal plays (fewer than ``n`` when the
     deal has too few plays that can be made illegal)."""
-    from cardref.benchmarks.verdicts import inject_on_camera_log
+    from cardref.benchmarks.injection import inject_on_camera_log
 
     true_log, watched = list(true_log), list(watched)
     done: list[int] = []

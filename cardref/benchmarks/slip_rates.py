@@ -20,7 +20,7 @@ from cardref.engine import registry
 from cardref.engine.camera import camera_log
 from cardref.engine.verdict_compare import VerdictScore, compare
 
-FAMILIES = {"gouji": "cardref.engine.gouji.simulate", "shengji": "cardref.engine.shengji.simulate"}
+from .injection import FAMILIES
 
 
 def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_rate: float) -> dict:

@@ -21,7 +21,6 @@ For each game, ``--deals`` simulated legal deals are logged as a camera logs the
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import random
@@ -29,36 +28,11 @@ import statistics
 
 from cardref.engine import registry
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
-from cardref.engine.eventlog import dump_event, read_lines
-from cardref.engine.judge import Judge
 from cardref.engine.verdict_compare import VerdictScore, compare
 
-FAMILIES = {"gouji": "cardref.engine.gouji.simulate", "shengji": "cardref.engine.shengji.simulate"}
+from .injection import FAMILIES, _judge, inject_on_camera_log
 
-
-def _judge(events):
-    return Judge.judge(list(read_lines(dump_event(e) for e in events)))
-
-
-def inject_on_camera_log(cam: list, rng: random.Random, tries: int = 40) -> tuple[list, int | None]:
-    """One play of the camera log made illegal as the camera shows it: played by another seat,
-    or with a card left out, such that the judge of the log up to it faults it."""
-    plays = play_indices(cam)
-    for _ in range(tries):
-        k = rng.choice(plays)
-        ev = cam[k]
-        options = [dataclasses.replace(ev, seat=s) for s in range(cam[0].seats) if s != ev.seat]
-        if len(ev.cards) > 1:
-            options.append(dataclasses.replace(ev, cards=ev.cards[1:]))
-        rng.shuffle(options)
-        for bad in options[:3]:
-            seats = cam[0].seats
-            if bad.seat >= seats:
-                continue
-            if not _judge([*cam[:k], bad]).verdicts[k].ok:
-                return [*cam[:k], bad, *cam[k + 1:]], k
-    return cam, None
-
+__all__ = ["FAMILIES", "_judge", "inject_on_camera_log", "main", "measure"]
 
 def measure(game: str, deals: int, seed: int) -> dict:
     rules = registry.get(game)
