@@ -24,6 +24,7 @@ import numpy as np
 from cardref.vision.detector.merge import index_size
 from cardref.vision.types import CornerDetection
 
+from .evaluate import multiset_f1
 from .scenes import Scene, SceneConfig, render_scene
 
 #: Index heights in px, low (inclusive) to high (exclusive): a 720p webcam far up (10-20)
@@ -76,27 +77,24 @@ def band_scenes(band: tuple[int, int], n: int, designs: list[str], seed: int = 0
     return kept, off
 
 
+def scene_views(scenes: Sequence[Scene]) -> list[tuple[np.ndarray, Counter, float]]:
+    """Each scene as :func:`views_result` reads it: (BGR frame, its cards, its index height)."""
+    return [(cv2.cvtColor(s.image, cv2.COLOR_RGB2BGR), Counter(s.cards), scene_index_px(s)) for s in scenes]
+
+
 def band_result(band: tuple[int, int], scenes: Sequence[Scene], off_band: int,
                 read: Callable[[np.ndarray], list[str]]) -> BandResult:
     """Card F1 of ``read`` (a BGR frame -> the card codes it reports) over ``scenes``."""
-    views = [(cv2.cvtColor(s.image, cv2.COLOR_RGB2BGR), Counter(s.cards), scene_index_px(s)) for s in scenes]
-    return views_result(band, views, off_band, read)
+    return views_result(band, scene_views(scenes), off_band, read)
 
 
 def views_result(band: tuple[int, int], views: Sequence[tuple[np.ndarray, Counter, float]], off_band: int,
                  read: Callable[[np.ndarray], list[str]]) -> BandResult:
     """Card F1 of ``read`` over ``views``: (BGR frame, the cards in it, its index height)."""
-    tp = n_pred = n_true = 0
-    for frame, want, _ in views:
-        got = Counter(read(frame))
-        tp += sum((got & want).values())
-        n_pred += sum(got.values())
-        n_true += sum(want.values())
-    prec = tp / n_pred if n_pred else (1.0 if not n_true else 0.0)
-    rec = tp / n_true if n_true else 1.0
-    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    scores = multiset_f1([Counter(read(frame)) for frame, _, _ in views], [want for _, want, _ in views])
     px = statistics.median(v[2] for v in views) if views else math.nan
-    return BandResult(band, len(views), off_band, n_true, float(px), prec, rec, f1)
+    return BandResult(band, len(views), off_band, scores["cards_true"], float(px), scores["precision"],
+                      scores["recall"], scores["f1"])
 
 
 def photo_bands(photos: Sequence[tuple[np.ndarray, Counter, list[CornerDetection]]],

@@ -282,7 +282,7 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
     ``cardref detect`` reads a photo (its photo scales) and as one look at scale 1."""
     try:
         from cardref.datasets.faces import list_designs
-        from cardref.datasets.scale_bands import BANDS, band_result, band_scenes
+        from cardref.datasets.scale_bands import BANDS, band_scenes, scene_views, views_result
         designs = list_designs("heldout")
     except Exception as exc:  # noqa: BLE001 - the generator is optional here
         print(f"scale bands: rendered scenes not available ({exc})")
@@ -300,9 +300,10 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
           f"designs, backend {dets['detect'].name} (photo scales {', '.join(map(str, PHOTO_SCALES))}):")
     for band in BANDS:
         scenes, off = band_scenes(band, n, designs, seed=3)
+        views = scene_views(scenes)
         cells = []
         for name, det in dets.items():
-            res = band_result(band, scenes, off, lambda frame, det=det: [c.card for c in det.detect(frame)])
+            res = views_result(band, views, off, lambda frame, det=det: [c.card for c in det.detect(frame)])
             cells.append(f"{name} F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})")
         print(f"  index {band[0]:>2}-{band[1]:<2} px (median {res.index_px:.1f}; {res.scenes} scenes, {res.cards} cards,"
               f" {res.off_band} off band): {'; '.join(cells)}  {cpu_tag()}")

@@ -50,9 +50,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardref.engine.camera import camera_log, misread, play_indices
-from cardref.engine.eventlog import dump_event, read_lines, read_log
+from cardref.engine.eventlog import read_log
 from cardref.engine.events import GAME_SEATS, AnyEvent, PlayEvent
-from cardref.engine.judge import Judge
 from cardref.engine.registry import is_gouji
 from cardref.engine.verdict_compare import VerdictScore
 from cardref.engine.verdict_compare import compare as compare_verdicts
@@ -144,7 +143,9 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
 
 def judge_events(events: list[AnyEvent]) -> list[Any]:
     """The judge's verdicts, one per event, on ``events`` written out as a log."""
-    return Judge.judge(list(read_lines(dump_event(e) for e in events))).verdicts
+    from cardref.benchmarks.injection import judge_log
+
+    return judge_log(events).verdicts
 
 
 def true_camera_log(truth_path: Path) -> list[AnyEvent]:

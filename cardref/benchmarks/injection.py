@@ -9,12 +9,13 @@ import random
 
 from cardref.engine.camera import play_indices
 from cardref.engine.eventlog import dump_event, read_lines
-from cardref.engine.judge import Judge
+from cardref.engine.judge import Judge, JudgeResult
 
 FAMILIES = {"gouji": "cardref.engine.gouji.simulate", "shengji": "cardref.engine.shengji.simulate"}
 
 
-def _judge(events):
+def judge_log(events: list) -> JudgeResult:
+    """The judge's result on ``events`` written out as a log (as ``cardref judge`` reads it)."""
     return Judge.judge(list(read_lines(dump_event(e) for e in events)))
 
 
@@ -33,6 +34,6 @@ def inject_on_camera_log(cam: list, rng: random.Random, tries: int = 40) -> tupl
             seats = cam[0].seats
             if bad.seat >= seats:
                 continue
-            if not _judge([*cam[:k], bad]).verdicts[k].ok:
+            if not judge_log([*cam[:k], bad]).verdicts[k].ok:
                 return [*cam[:k], bad, *cam[k + 1:]], k
     return cam, None

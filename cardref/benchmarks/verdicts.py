@@ -30,9 +30,10 @@ from cardref.engine import registry
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
 from cardref.engine.verdict_compare import VerdictScore, compare
 
-from .injection import FAMILIES, _judge, inject_on_camera_log
+from .injection import FAMILIES, inject_on_camera_log, judge_log
 
-__all__ = ["FAMILIES", "_judge", "inject_on_camera_log", "main", "measure"]
+__all__ = ["FAMILIES", "inject_on_camera_log", "judge_log", "main", "measure"]
+
 
 def measure(game: str, deals: int, seed: int) -> dict:
     rules = registry.get(game)
@@ -46,21 +47,21 @@ def measure(game: str, deals: int, seed: int) -> dict:
         rng = random.Random(seed * 100_003 + n)
         events = sim.simulate_deal(game, rng)
         cam, _ = camera_log(events)
-        base += len(_judge(cam).faults())
+        base += len(judge_log(cam).faults())
         plays = play_indices(cam)
         for slip, flags, log in (("drop", drop, drop_event(cam, rng.choice(plays))),
                                  ("misread", mis, misread(cam, rng.choice(plays), rng))):
-            verdicts = _judge(log).verdicts
+            verdicts = judge_log(log).verdicts
             flags.append(sum(not v.ok for v in verdicts))
             accused_after[slip] += sum(v.accusation for v in verdicts)
         bad_events, bad = sim.simulate_deal_with_faults(game, random.Random(seed * 100_003 + n), illegal=1)
-        truth = _judge(events).verdicts
-        full = _judge(bad_events).verdicts
+        truth = judge_log(events).verdicts
+        full = judge_log(bad_events).verdicts
         caught["full"].add(compare(full, truth, list(range(len(full))), bad))
         cam_bad, k = inject_on_camera_log(cam, rng)
         if k is not None:
-            cam_v = _judge(cam_bad).verdicts
-            caught["camera"].add(compare(cam_v, _judge(cam).verdicts, list(range(len(cam_v))), [k]))
+            cam_v = judge_log(cam_bad).verdicts
+            caught["camera"].add(compare(cam_v, judge_log(cam).verdicts, list(range(len(cam_v))), [k]))
             accused += cam_v[k].accusation
     out = {"game": game, "deals": deals, "faults": base,
            "drop_median": statistics.median(drop), "drop_max": max(drop),

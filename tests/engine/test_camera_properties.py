@@ -103,7 +103,7 @@ def test_one_gouji_slip_is_asked_not_charged() -> None:
     question.  Over the first 40 deals of ``cardref bench verdicts`` (seed 1) per 够级 name, one
     play dropped and one card misread per deal (80 slips a name): before D33 about 36 of them
     accused a player; now at most 2 (measured 2026-12-04: 1 in 山东, 2 in 禹城)."""
-    from cardref.benchmarks.verdicts import _judge
+    from cardref.benchmarks.verdicts import judge_log
 
     for game in ("gouji-shandong", "gouji-yucheng"):
         accused = []
@@ -112,5 +112,5 @@ def test_one_gouji_slip_is_asked_not_charged() -> None:
             cam = camera_log(gouji_deal(game, rng))[0]
             plays = play_indices(cam)
             for log in (drop_event(cam, rng.choice(plays)), misread(cam, rng.choice(plays), rng)):
-                accused += [(n, v.i, v.fault.code) for v in _judge(log).verdicts if v.accusation]
+                accused += [(n, v.i, v.fault.code) for v in judge_log(log).verdicts if v.accusation]
         assert len(accused) <= 2, (game, accused)
