@@ -97,17 +97,35 @@ def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: in
     return x, y
 
 
+def _glyph_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """``n`` font-printed indices' patches (cached by the font set) and their card entry."""
+    from .glyph_indices import discover, glyph_patches
+
+    fonts = discover()
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    f = CACHE_DIR / f"glyphs-{n}-{fonts.digest()}-{seed}-{CROP_SIZE}.npz"
+    if f.exists():
+        d = np.load(f)
+        x, y = d["x"], d["y"]
+    else:
+        x, y = glyph_patches(n, seed=seed, fonts=fonts)
+        np.savez(f, x=x, y=y)
+    return x, y, {"glyph_indices": n, "glyph_patches": int(len(y)), "glyph_suit_fonts": len(fonts.suit_fonts),
+                  "glyph_rank_fonts": len(fonts.rank_fonts)}
+
+
 def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real_repeat: int = 4,
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
                 seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
                 resume: bool = False, init: str | Path | None = None, export_only: bool = False,
-                device: str = "cpu") -> dict:
+                device: str = "cpu", glyph_indices: int = 0) -> dict:
     """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
     checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
     from another run's weights; ``export_only`` (with ``resume``) publishes the checkpoint's
     best weights without training (e.g. while the run still goes on); ``device`` is where
-    the steps run (``cpu``, or e.g. ``cuda`` on a GPU machine).  Returns the namer's
-    model-card entry."""
+    the steps run (``cpu``, or e.g. ``cuda`` on a GPU machine); ``glyph_indices`` adds that
+    many indices printed from the installed fonts (:mod:`.glyph_indices`).  Returns the
+    namer's model-card entry."""
     import torch
 
     from .evaluate import real_cards_split_if_present
@@ -135,6 +153,11 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         parts_x += [rx] * real_repeat
         parts_y += [ry] * real_repeat
         real_info = {"real_tune_images": len(tune), "real_tune_patches": int(len(ry)), "real_repeat": real_repeat}
+    glyph_info = {}
+    if glyph_indices:
+        gx, gy, glyph_info = _glyph_set(glyph_indices, seed + 4)
+        parts_x.append(gx)
+        parts_y.append(gy)
     x_train = np.concatenate(parts_x)
     y_train = np.concatenate(parts_y)
     print(f"namer: {len(y_train)} training patches; " +
@@ -156,7 +179,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         "model": "corner namer: 7-conv CNN on 32x32 patches, trained from scratch (datasets/namer_train.py)",
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,
         "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
-        "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info,
+        "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info, **glyph_info,
         "epochs": run.epoch, "steps": run.step, "batch": batch, "train_time_s": round(run.spent, 1),
         "held_out": final, "history": run.history[-8:],
     }

@@ -22,11 +22,14 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 # --- system packages: card artwork (rendering), a Chinese font (dashboard pictures), the rank
 #     typefaces of the drawn decks (datasets/drawn_decks.py);
 #     test-only: chromium + chromedriver (browser test), postgresql (store tests);
-#     --train: photographic and texture backgrounds for the synthetic training scenes ---
+#     --train: photographic and texture backgrounds for the synthetic training scenes, and the
+#     typefaces whose suit and rank glyphs print the namer's font indices (datasets/glyph_indices.py) ---
 apt_pkgs=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-wqy-microhei
           fonts-liberation fonts-freefont-ttf fonts-urw-base35)
 [ "$want_test" = 1 ] && apt_pkgs+=(chromium chromium-driver postgresql)
-[ "$want_train" = 1 ] && apt_pkgs+=(gnome-backgrounds plasma-workspace-wallpapers gimp-data)
+[ "$want_train" = 1 ] && apt_pkgs+=(gnome-backgrounds plasma-workspace-wallpapers gimp-data
+                                    fonts-dejavu-extra fonts-noto-core fonts-symbola fonts-stix fonts-texgyre
+                                    fonts-opensymbol fonts-lmodern fonts-unifont)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

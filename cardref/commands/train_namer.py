@@ -17,6 +17,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-real", action="store_true", help="do not add the real-cards tuning split")
     p.add_argument("--real-repeat", type=int, default=4,
                    help="how many times the real-cards tuning patches are listed (they are few beside the scenes')")
+    p.add_argument("--glyph-indices", type=int, default=0, metavar="N",
+                   help="add N indices printed from the installed fonts' suit and rank glyphs, 2 patches "
+                   "each (datasets/glyph_indices.py: more suit shapes than the decks hold)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu", help="where the training steps run: cpu (default), or a torch "
@@ -31,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardref.datasets.glyph_indices import GlyphFontError
     from cardref.datasets.namer_train import MODELS_DIR, train_namer
 
     data = Path(args.data)
@@ -40,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.real_repeat < 1:
         print("cardref train-namer: --real-repeat must be >= 1 (--no-real leaves the photos out)", file=sys.stderr)
+        return 2
+    if args.glyph_indices < 0:
+        print("cardref train-namer: --glyph-indices must be >= 0", file=sys.stderr)
         return 2
     if args.budget_min <= 0 and not args.export_only:
         print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
@@ -60,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
                            batch=args.batch, lr=args.lr, threads=args.threads,
                            models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
-                           init=args.init, export_only=args.export_only, device=args.device)
-    except FileNotFoundError as exc:
+                           init=args.init, export_only=args.export_only, device=args.device,
+                           glyph_indices=args.glyph_indices)
+    except (FileNotFoundError, GlyphFontError) as exc:
         print(f"cardref train-namer: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(card["held_out"], indent=1))

@@ -71,6 +71,8 @@ def test_train_namer_checks_its_arguments(tmp_path, capsys):
     assert "--budget-min must be > 0" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "1", "--real-repeat", "0"]) == 2
     assert "--real-repeat must be >= 1" in capsys.readouterr().err
+    assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "1", "--glyph-indices", "-1"]) == 2
+    assert "--glyph-indices must be >= 0" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--export-only"]) == 2
     assert "goes with --resume" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--resume", "--export-only", "--name", "never-run-xyz",
