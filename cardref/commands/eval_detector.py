@@ -44,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suit-probe", action="store_true",
                    help="also name each design's clean index renders at 12-22 px and print, per design and suit, the share"
                         " of indices named right (finds designs whose clubs read as spades)")
+    p.add_argument("--suit-confusion", action="store_true",
+                   help="also print which suit the namer reads for each true suit (clubs as spades, hearts as "
+                        "diamonds...) at the true index boxes: the --data sets' held-out scenes, each held-out "
+                        "design's clean renders, and the held-out real photos deck by deck")
     p.add_argument("--deck-probe", action="store_true",
                    help="also probe deck enrolment per held-out design on clean index renders (seconds): indices "
                         "named right by the namer alone, with the deck enrolled, and with a quarter of it left out")
@@ -176,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
         probe = suit_probe(namer)
         print("== suits named right on clean index renders (12, 16, 22 px)")
         print(format_suit_probe(probe, set(list_designs("heldout"))), flush=True)
+    confusion = None
+    if args.suit_confusion and namer is not None:
+        confusion = _suit_confusion(namer, [Path(spec.partition("@")[0]) for spec in args.data],
+                                    Path(args.real) if args.real else None, args.limit)
     if args.json:
         Path(args.json).write_text(json.dumps({k: as_card_entry(v) for k, v in results.items()}, indent=1))
     if args.write_card:
@@ -190,10 +198,31 @@ def run(args: argparse.Namespace) -> int:
             card["deck_enrolment_real"] = enrolled
         if deck is not None:
             card["deck_probe"] = deck
+        if confusion is not None:
+            card["suit_confusion"] = confusion
         card_path.write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n")
         write_readme(card, MODELS_DIR / "README.md")
         print(f"updated {card_path}")
     return 0
+
+
+def _suit_confusion(namer: Path, data: list[Path], real: Path | None, limit: int | None) -> dict[str, dict]:
+    """Print and return the namer's suit confusions (:mod:`cardref.datasets.suit_confusion`)."""
+    from cardref.datasets.faces import list_designs
+    from cardref.datasets.suit_confusion import (
+        design_confusion,
+        format_suit_confusion,
+        real_confusion,
+        scene_confusion,
+    )
+
+    rows = {f"held-out scenes ({d.name} val)": scene_confusion(namer, d, limit) for d in data}
+    rows |= {f"clean renders: {k}": v for k, v in design_confusion(namer, list_designs("heldout")).items()}
+    if real is not None:
+        rows |= {f"real photos: {k}": v for k, v in real_confusion(namer, real, limit).items()}
+    print("== suit read for each true suit, namer alone at the true index boxes (share of the true suit)")
+    print(format_suit_confusion(rows), flush=True)
+    return rows
 
 
 def _real_photos_problem(real: Path) -> str | None:
