@@ -132,6 +132,25 @@ def real_cards_split(mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]
     return tune, [p for p in images if p not in tuned]
 
 
+#: The real photos' folds by deck (issue #33, item 4): ``standard`` tunes on the first
+#: REAL_TUNE_SHARE of the standard deck and validates on its later photos and on the whole
+#: black-and-gold deck (the shipped models' split); ``black-and-gold`` tunes on that deck and
+#: validates on every standard-deck photo (the reverse fold; honest only for a model that
+#: never saw the standard deck, i.e. trained from scratch).
+REAL_FOLDS = ("standard", "black-and-gold")
+
+
+def real_cards_fold(fold: str, mapped: Path = MAPPED_DIR) -> tuple[list[Path], list[Path]]:
+    """(tune, held_out) of the real photos for one of :data:`REAL_FOLDS`."""
+    if fold == "standard":
+        return real_cards_split(mapped)
+    if fold != "black-and-gold":
+        raise ValueError(f"unknown real-photo fold {fold!r} (one of {', '.join(REAL_FOLDS)})")
+    images = sorted((mapped / "images").glob("*.jpg"))
+    return ([p for p in images if p.name.startswith("phone-iphone-")],
+            [p for p in images if p.name.startswith("phone-android-")])
+
+
 def _real_images(root: Path, held_out_only: bool, limit: int | None, tuning: bool = False) -> list[Path]:
     """The mapped real photos to score: those held out from tuning, or all, or (``tuning``)
     the tuning ones; the first ``limit``."""
@@ -142,11 +161,11 @@ def _real_images(root: Path, held_out_only: bool, limit: int | None, tuning: boo
     return images[:limit] if limit else images
 
 
-def real_cards_split_if_present() -> tuple[list[Path], list[Path]]:
-    """:func:`real_cards_split` of the shared real-cards set, or two empty lists without it."""
+def real_cards_split_if_present(fold: str = "standard") -> tuple[list[Path], list[Path]]:
+    """:func:`real_cards_fold` of the shared real-cards set, or two empty lists without it."""
     try:
         mapped_real_cards()
-        return real_cards_split()
+        return real_cards_fold(fold)
     except (FileNotFoundError, OSError):
         return [], []
 

@@ -118,14 +118,15 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
                 seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
                 resume: bool = False, init: str | Path | None = None, export_only: bool = False,
-                device: str = "cpu", glyph_indices: int = 0) -> dict:
+                device: str = "cpu", glyph_indices: int = 0, real_fold: str = "standard") -> dict:
     """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
     checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
     from another run's weights; ``export_only`` (with ``resume``) publishes the checkpoint's
     best weights without training (e.g. while the run still goes on); ``device`` is where
     the steps run (``cpu``, or e.g. ``cuda`` on a GPU machine); ``glyph_indices`` adds that
-    many indices printed from the installed fonts (:mod:`.glyph_indices`).  Returns the
-    namer's model-card entry."""
+    many indices printed from the installed fonts (:mod:`.glyph_indices`); ``real_fold``
+    chooses which real deck tunes and which validates (:data:`.evaluate.REAL_FOLDS`).
+    Returns the namer's model-card entry."""
     import torch
 
     from .evaluate import real_cards_split_if_present
@@ -145,14 +146,16 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     sets["synthetic held-out designs"] = _cached(f"val-{synthetic.name}",
                                                  sorted((synthetic / "images" / "val").glob("*.*")), seed + 1, 1, 1)
     real_info = {}
-    tune, held = real_cards_split_if_present()
+    tune, held = real_cards_split_if_present(real_fold)
+    fold = "" if real_fold == "standard" else f"-{real_fold}"
     if held:
-        sets["real photos held out"] = _cached("real-held", held, seed + 2, 1, 1)
+        sets["real photos held out"] = _cached(f"real-held{fold}", held, seed + 2, 1, 1)
     if with_real and tune:
-        rx, ry = _cached("real-tune", tune, seed + 3, 3, 3)
+        rx, ry = _cached(f"real-tune{fold}", tune, seed + 3, 3, 3)
         parts_x += [rx] * real_repeat
         parts_y += [ry] * real_repeat
-        real_info = {"real_tune_images": len(tune), "real_tune_patches": int(len(ry)), "real_repeat": real_repeat}
+        real_info = {"real_tune_images": len(tune), "real_tune_patches": int(len(ry)), "real_repeat": real_repeat,
+                     "real_fold": real_fold}
     glyph_info = {}
     if glyph_indices:
         gx, gy, glyph_info = _glyph_set(glyph_indices, seed + 4)

@@ -347,3 +347,23 @@ def test_each_set_of_photos_is_mapped_apart(tmp_path, monkeypatch):
     again = evaluate.mapped_real_cards(tmp_path / "mine").parent
     assert again == sets["mine"] and [p.name for p in (again / "images").iterdir()] == ["table-1.jpg"]
     assert not (again / "labels" / "table-2.txt").exists()
+
+
+def test_real_photos_fold_by_deck(tmp_path):
+    """Issue #33 item 4: the shipped fold tunes on the first 70 % of the standard deck; the
+    reverse fold tunes on the black-and-gold deck and validates on every standard photo."""
+    import pytest
+
+    from cardref.datasets.evaluate import REAL_FOLDS, real_cards_fold
+
+    (tmp_path / "images").mkdir()
+    names = [f"phone-android-{k:02d}.jpg" for k in range(10)] + [f"phone-iphone-{k:02d}.jpg" for k in range(4)]
+    for n in names:
+        (tmp_path / "images" / n).write_bytes(b"")
+    tune, held = real_cards_fold("standard", tmp_path)
+    assert [p.name for p in tune] == names[:7] and [p.name for p in held] == names[7:]
+    tune, held = real_cards_fold("black-and-gold", tmp_path)
+    assert [p.name for p in tune] == names[10:] and [p.name for p in held] == names[:10]
+    assert REAL_FOLDS == ("standard", "black-and-gold")
+    with pytest.raises(ValueError, match="unknown real-photo fold"):
+        real_cards_fold("poker", tmp_path)
