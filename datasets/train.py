@@ -191,7 +191,10 @@ def _training_lines(entry: dict, data: str, held_out_what: str) -> list[str]:
     return [f"- Trained {entry.get('epochs')} epochs ({entry.get('steps')} steps of {entry.get('batch')}) in"
             f" {entry.get('train_time_s')} s on {entry.get('train_patches')} {data}"
             + (f" + {entry['real_tune_images']} real tuning photos x{entry.get('real_repeat')}"
-               if entry.get("real_tune_images") else ""),
+               if entry.get("real_tune_images") else "")
+            + (f" + {entry['glyph_patches']} patches of {entry.get('glyph_indices')} font-printed indices"
+               f" ({entry.get('glyph_suit_fonts')} suit fonts, {entry.get('glyph_rank_fonts')} rank fonts)"
+               if entry.get("glyph_patches") else ""),
             f"- {held_out_what}: "
             + "; ".join(f"{k}: {json.dumps(v)}" for k, v in entry.get("held_out", {}).items()), ""]
 
@@ -283,8 +286,30 @@ def _deck_lines(card: dict) -> list[str]:
     return lines
 
 
+# Sections of models/README.md written by hand, not from the card: a regenerated README
+# carries them over from the one it replaces, placed before "Limitations".
+KEPT_SECTIONS = ("Detector rules",)
+
+
+def kept_sections(text: str) -> list[str]:
+    """The lines of each ``KEPT_SECTIONS`` section of an existing README, heading included."""
+    out: list[str] = []
+    section: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            if section is not None:
+                out += [*section, ""] if section[-1] != "" else section
+            section = [line] if line[3:].strip() in KEPT_SECTIONS else None
+        elif section is not None:
+            section.append(line)
+    if section is not None:
+        out += [*section, ""] if section[-1] != "" else section
+    return out
+
+
 def write_readme(card: dict, path: Path) -> None:
-    """A human-readable model card next to the weights."""
+    """A human-readable model card next to the weights; hand-written sections are kept."""
+    kept = kept_sections(path.read_text(encoding="utf-8")) if path.exists() else []
     data = card.get("data", {})
     tr, va = data.get("train", {}), data.get("val", {})
     lines = [
@@ -340,6 +365,10 @@ def write_readme(card: dict, path: Path) -> None:
     lines += _deck_lines(card)
     if card.get("inference"):
         lines += ["", "## Inference", ""] + [f"- {k}: {v}" for k, v in card["inference"].items()]
+    if kept:
+        lines += ["", *kept]
+        while lines[-1] == "":
+            lines.pop()
     if card.get("limitations"):
         lines += ["", "## Limitations", ""] + [f"- {x}" for x in card["limitations"]]
     lines += [

@@ -367,3 +367,20 @@ def test_real_photos_fold_by_deck(tmp_path):
     assert REAL_FOLDS == ("standard", "black-and-gold")
     with pytest.raises(ValueError, match="unknown real-photo fold"):
         real_cards_fold("poker", tmp_path)
+
+
+def test_regenerating_the_model_readme_keeps_its_hand_written_rule_table(tmp_path):
+    """The "Detector rules" section is measured by hand (one eval per switched-off rule), not
+    stored in the card: writing the README again must carry it over, and only it."""
+    from cardref.datasets.train import write_readme
+
+    path = tmp_path / "README.md"
+    path.write_text("# old\n\n## Metrics\n\n- stale: 1\n\n## Detector rules\n\n| rule | F1 |\n"
+                    "| --- | --- |\n| second-look | 0.6385 |\n\n## Limitations\n\n- old limit\n")
+    write_readme({"model": "m", "limitations": ["new limit"]}, path)
+    text = path.read_text()
+    assert "| second-look | 0.6385 |" in text
+    assert text.index("## Detector rules") < text.index("## Limitations")
+    assert "stale" not in text and "old limit" not in text and "new limit" in text
+    write_readme({"model": "m"}, path)
+    assert path.read_text().count("## Detector rules") == 1
