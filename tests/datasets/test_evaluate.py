@@ -367,6 +367,13 @@ def test_real_photos_fold_by_deck(tmp_path):
     assert REAL_FOLDS == ("standard", "black-and-gold")
     with pytest.raises(ValueError, match="unknown real-photo fold"):
         real_cards_fold("poker", tmp_path)
+    # the namer's card reports each fold's held-out photos deck by deck
+    from cardref.datasets.namer_train import held_by_deck
+
+    by_deck = held_by_deck(real_cards_fold("standard", tmp_path)[1])
+    assert {d: [p.name for p in v] for d, v in by_deck.items()} == {
+        "standard deck": names[7:10], "black-and-gold deck": names[10:]}
+    assert list(held_by_deck(held)) == ["standard deck"]
 
 
 def test_regenerating_the_model_readme_keeps_its_hand_written_rule_table(tmp_path):
