@@ -32,3 +32,24 @@ def small_library(face_cache: Path, monkeypatch: pytest.MonkeyPatch) -> list[str
     faces._all_meta.cache_clear()
     faces.get_faces.cache_clear()
 
+
+
+@pytest.fixture()
+def fake_real_cards(tmp_path: Path):
+    """A function turning a generated set's val split into a stand-in for the shared
+    real-cards folder (images/, labels/, data.yaml), every photo named as one deck's."""
+    import shutil
+
+    from cardref.vision.classes import CLASS_NAMES
+
+    def make(generated: Path, prefix: str = "phone-iphone-") -> Path:
+        src = tmp_path / "real"
+        (src / "images").mkdir(parents=True)
+        (src / "labels").mkdir()
+        (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
+        for k, img in enumerate(sorted((generated / "images" / "val").iterdir())):
+            shutil.copy(img, src / "images" / f"{prefix}{k}.jpg")
+            shutil.copy(generated / "labels" / "val" / f"{img.stem}.txt", src / "labels" / f"{prefix}{k}.txt")
+        return src
+
+    return make

@@ -149,28 +149,20 @@ def test_suit_probe_counts_each_suit_per_design(small_library, monkeypatch):
     assert small_library[0] in table and "held" in table
 
 
-def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library, tmp_path):
+def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library, tmp_path, fake_real_cards):
     """Every other photo of a deck enrols it, the others are scored with and without the
     profile (a stand-in set of two 'black-and-gold deck' photos, the fixture detector)."""
-    import shutil
 
     import pytest
 
     torch = pytest.importorskip("torch")
     from cardref.datasets.evaluate import evaluate_real_enrolled
     from cardref.datasets.generate import generate
-    from cardref.vision.classes import CLASS_NAMES
     from cardref.vision.detector.namer import NAMER_CLASSES
     from cardref.vision.detector.namer_finetune import export_onnx
 
     generate(tmp_path / "set", 2, seed=5, split="val", workers=1, progress=False)
-    src = tmp_path / "real"
-    (src / "images").mkdir(parents=True)
-    (src / "labels").mkdir()
-    (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
-    for k, img in enumerate(sorted((tmp_path / "set" / "images" / "val").iterdir())):
-        shutil.copy(img, src / "images" / f"phone-iphone-{k}.jpg")
-        shutil.copy(tmp_path / "set" / "labels" / "val" / f"{img.stem}.txt", src / "labels" / f"phone-iphone-{k}.txt")
+    src = fake_real_cards(tmp_path / "set")
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
                               torch.nn.Flatten(), torch.nn.Dropout(0.2), torch.nn.Linear(8, len(NAMER_CLASSES)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +43,8 @@ def test_each_design_is_read_at_webcam_heights(small_library, monkeypatch) -> No
     assert r["pairs"] == {"C->S": 1.0, "S->C": 0.0, "H->D": 0.0, "D->H": 0.0} and r["suit_right"] == 0.25
 
 
-def test_scenes_and_real_photos_are_read_at_their_labels(small_library, tmp_path, monkeypatch) -> None:
+def test_scenes_and_real_photos_are_read_at_their_labels(small_library, tmp_path, monkeypatch,
+                                                          fake_real_cards) -> None:
     from cardref.datasets.generate import generate
     from cardref.vision.classes import CLASS_NAMES
     from cardref.vision.detector import namer as namer_module
@@ -58,13 +58,7 @@ def test_scenes_and_real_photos_are_read_at_their_labels(small_library, tmp_path
     suited = [CLASS_NAMES[int(c)] for c in labels if CLASS_NAMES[int(c)] not in ("SJ", "BJ")]
     assert scenes["n"] == len(suited)
     assert scenes["table"]["S"]["S"] == sum(c.endswith("S") for c in suited)
-    src = tmp_path / "real"
-    (src / "images").mkdir(parents=True)
-    (src / "labels").mkdir()
-    (src / "data.yaml").write_text("names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES)))
-    for k, img in enumerate(sorted((tmp_path / "set" / "images" / "val").iterdir())):
-        shutil.copy(img, src / "images" / f"phone-iphone-{k}.jpg")
-        shutil.copy(tmp_path / "set" / "labels" / "val" / f"{img.stem}.txt", src / "labels" / f"phone-iphone-{k}.txt")
+    src = fake_real_cards(tmp_path / "set")
     real = sc.real_confusion(Path("unused.onnx"), src, mapped=tmp_path / "mapped")
     assert list(real) == ["black-and-gold deck (phone-iphone)"]
     assert real["black-and-gold deck (phone-iphone)"]["n"] == scenes["n"]
