@@ -459,6 +459,16 @@ REAL_DECKS = {"standard deck (phone-android, held-out part)": "phone-android-",
               "black-and-gold deck (phone-iphone)": "phone-iphone-"}
 
 
+def real_photos_by_deck(photos: list[Path]) -> dict[str, list[Path]]:
+    """``photos`` split by :data:`REAL_DECKS` (by file-name prefix), decks with none left out."""
+    out = {}
+    for deck, prefix in REAL_DECKS.items():
+        mine = [p for p in photos if p.name.startswith(prefix)]
+        if mine:
+            out[deck] = mine
+    return out
+
+
 def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path = REAL_CARDS,
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
                          mapped: Path | None = None, scales: tuple[float, ...] | None = None,
@@ -536,8 +546,7 @@ def evaluate_real_enrolled(weights: Path, namer: Path, imgsz: int = 320, conf: f
     root = mapped_real_cards(src, mapped).parent
     held = real_cards_split(root)[1]
     out: dict = {}
-    for deck, prefix in REAL_DECKS.items():
-        photos = [p for p in held if p.name.startswith(prefix)]
+    for deck, photos in real_photos_by_deck(held).items():
         enrol, test = photos[::2], photos[1::2]
         if not enrol or not test:
             continue

@@ -97,19 +97,6 @@ def _cached(name: str, images: list[Path], seed: int, copies: int, negatives: in
     return x, y
 
 
-def held_by_deck(held: list[Path]) -> dict[str, list[Path]]:
-    """The held-out real photos split by deck (``"standard deck"``, ``"black-and-gold deck"``),
-    decks without a held-out photo left out."""
-    from .evaluate import REAL_DECKS
-
-    out = {}
-    for deck, prefix in REAL_DECKS.items():
-        photos = [p for p in held if p.name.startswith(prefix)]
-        if photos:
-            out[deck.split(" (")[0]] = photos
-    return out
-
-
 def _glyph_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict]:
     """``n`` font-printed indices' patches (cached by the font set) and their card entry."""
     from .glyph_indices import discover, glyph_patches
@@ -142,7 +129,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     Returns the namer's model-card entry."""
     import torch
 
-    from .evaluate import real_cards_split_if_present
+    from .evaluate import real_cards_split_if_present, real_photos_by_deck
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -164,9 +151,9 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     if held:
         sets["real photos held out"] = _cached(f"real-held{fold}", held, seed + 2, 1, 1)
         # deck by deck too: the deck-split report of issue #33 item 4
-        for deck, photos in held_by_deck(held).items():
-            sets[f"real photos held out: {deck}"] = _cached(f"real-held{fold}-{deck.split()[0]}", photos,
-                                                            seed + 2, 1, 1)
+        for deck, photos in real_photos_by_deck(held).items():
+            sets[f"real photos held out: {deck.split(' (')[0]}"] = _cached(f"real-held{fold}-{deck.split()[0]}",
+                                                                         photos, seed + 2, 1, 1)
     if with_real and tune:
         rx, ry = _cached(f"real-tune{fold}", tune, seed + 3, 3, 3)
         parts_x += [rx] * real_repeat

@@ -94,15 +94,14 @@ def real_confusion(namer_path: Path, src: Path | None = None, limit: int | None 
                    mapped: Path | None = None) -> dict[str, dict]:
     """Per deck, the confusion on the real photos of ``src`` (the shared real-cards set by
     default) held out from tuning; ``mapped``: where their relabelled copies go."""
-    from .evaluate import REAL_CARDS, REAL_DECKS, mapped_real_cards, real_cards_split
+    from .evaluate import REAL_CARDS, mapped_real_cards, real_cards_split, real_photos_by_deck
 
     _, held = real_cards_split(mapped_real_cards(src or REAL_CARDS, mapped).parent)
     out = {}
-    for deck, prefix in REAL_DECKS.items():
-        images = [p for p in held if p.name.startswith(prefix)][:limit]
-        if images:
-            x, want = _labelled_patches(images)
-            out[deck] = suit_confusion(want, read_codes(namer_path, x)) | {"images": len(images)}
+    for deck, photos in real_photos_by_deck(held).items():
+        images = photos[:limit]
+        x, want = _labelled_patches(images)
+        out[deck] = suit_confusion(want, read_codes(namer_path, x)) | {"images": len(images)}
     return out
 
 

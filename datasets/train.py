@@ -294,16 +294,12 @@ KEPT_SECTIONS = ("Detector rules",)
 def kept_sections(text: str) -> list[str]:
     """The lines of each ``KEPT_SECTIONS`` section of an existing README, heading included."""
     out: list[str] = []
-    section: list[str] | None = None
+    keep = False
     for line in text.splitlines():
         if line.startswith("## "):
-            if section is not None:
-                out += [*section, ""] if section[-1] != "" else section
-            section = [line] if line[3:].strip() in KEPT_SECTIONS else None
-        elif section is not None:
-            section.append(line)
-    if section is not None:
-        out += [*section, ""] if section[-1] != "" else section
+            keep = line[3:].strip() in KEPT_SECTIONS
+        if keep:
+            out.append(line)
     return out
 
 

@@ -33,7 +33,6 @@ def small_library(face_cache: Path, monkeypatch: pytest.MonkeyPatch) -> list[str
     faces.get_faces.cache_clear()
 
 
-
 @pytest.fixture()
 def fake_real_cards(tmp_path: Path):
     """A function turning a generated set's val split into a stand-in for the shared

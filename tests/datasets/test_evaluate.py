@@ -152,7 +152,6 @@ def test_suit_probe_counts_each_suit_per_design(small_library, monkeypatch):
 def test_deck_enrolment_is_scored_on_the_real_photos_of_each_deck(small_library, tmp_path, fake_real_cards):
     """Every other photo of a deck enrols it, the others are scored with and without the
     profile (a stand-in set of two 'black-and-gold deck' photos, the fixture detector)."""
-
     import pytest
 
     torch = pytest.importorskip("torch")
@@ -359,13 +358,13 @@ def test_real_photos_fold_by_deck(tmp_path):
     assert REAL_FOLDS == ("standard", "black-and-gold")
     with pytest.raises(ValueError, match="unknown real-photo fold"):
         real_cards_fold("poker", tmp_path)
-    # the namer's card reports each fold's held-out photos deck by deck
-    from cardref.datasets.namer_train import held_by_deck
+    # the namer's card (and every per-deck report) splits a fold's held-out photos by deck
+    from cardref.datasets.evaluate import real_photos_by_deck
 
-    by_deck = held_by_deck(real_cards_fold("standard", tmp_path)[1])
-    assert {d: [p.name for p in v] for d, v in by_deck.items()} == {
+    by_deck = real_photos_by_deck(real_cards_fold("standard", tmp_path)[1])
+    assert {d.split(" (")[0]: [p.name for p in v] for d, v in by_deck.items()} == {
         "standard deck": names[7:10], "black-and-gold deck": names[10:]}
-    assert list(held_by_deck(held)) == ["standard deck"]
+    assert [d.split(" (")[0] for d in real_photos_by_deck(held)] == ["standard deck"]
 
 
 def test_regenerating_the_model_readme_keeps_its_hand_written_rule_table(tmp_path):
