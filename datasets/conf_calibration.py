@@ -8,6 +8,12 @@ its naming evidence) is right when its code is among the photo's labelled cards 
 higher-scored card.  The figures reported are cross-validated by deck: the tables and the
 ``sure`` threshold fitted on one deck, scored on the other, both ways.  The calibration
 shipped is fitted on both decks together.
+
+Each photo is also read as a webcam far above the table would show it (``webcam_px``: shrunk
+so that its median index is that many pixels tall, JPEG-compressed,
+:func:`.scale_bands.webcam_view`), so that the tables of small cards
+(:data:`~cardref.vision.detector.confidence.SMALL_INDEX_PX`) are fitted on real cards at a
+webcam's scale, and ``sure`` is chosen so that it holds in every view, not only on average.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardref.vision.detector.confidence import (
+    BASE_KINDS,
     KINDS,
     ConfidenceCalibration,
     ReliabilityTable,
@@ -34,6 +41,30 @@ EDGES = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.00
 SURE_PRECISION = 0.99
 #: At least this many cards must lie at or above a threshold for it to be chosen.
 SURE_MIN_CARDS = 30
+#: A small kind of sighting gets a table of its own from this many cards on (else its base
+#: kind's table reads it).
+SMALL_KIND_MIN_CARDS = 30
+#: The view of a photo as it is.
+PHOTO = "photo"
+#: The webcam index heights (px) each photo is also read at by default.
+WEBCAM_PX = (12.0, 15.0, 20.0)
+#: Between a deck and a view in the keys of the true-card counts.
+VIEW_SEP = " | "
+
+
+def webcam_view_name(px: float) -> str:
+    return f"webcam {px:g} px"
+
+
+def true_count(true_cards: Counter, deck: str | None = None, view: str | None = None) -> int:
+    """Labelled cards of ``deck`` in ``view`` (None: any), from counts keyed ``deck | view``
+    (a key without a view, as older records have, is the photo view)."""
+    total = 0
+    for key, n in true_cards.items():
+        d, _, v = key.partition(VIEW_SEP)
+        if (deck is None or d == deck) and (view is None or (v or PHOTO) == view):
+            total += n
+    return total
 
 
 @dataclass(frozen=True)
@@ -44,16 +75,20 @@ class Scored:
     score: float
     kind: str
     right: bool
+    view: str = PHOTO
 
 
-def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = True
-                 ) -> tuple[list[Scored], Counter, list[Path]]:
-    """Every card the shipped detector reports on the held-out photos, scored; the number of
-    labelled cards per deck; and the model files the detector ran (``int8=False``: the float
-    files even where INT8 copies would run), which the calibration is tied to."""
+def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = True,
+                 webcam_px: tuple[float, ...] = WEBCAM_PX) -> tuple[list[Scored], Counter, list[Path]]:
+    """Every card the shipped detector reports on the held-out photos, scored, each photo as
+    it is and at each of the ``webcam_px`` index heights; the number of labelled cards per
+    deck and view (:func:`true_count`); and the model files the detector ran (``int8=False``:
+    the float files even where INT8 copies would run), which the calibration is tied to."""
     import cv2
 
     from cardref.vision.detector import PHOTO_SCALES, calibration_files, load_detector
+
+    from .webcam_view import webcam_view
 
     det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False, int8=int8)
     root = mapped_real_cards(src).parent
@@ -61,27 +96,43 @@ def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = 
     true_cards: Counter = Counter()
     for path in _real_images(root, True, limit):
         deck = next(name for name, prefix in REAL_DECKS.items() if path.name.startswith(prefix))
-        frame = cv2.imread(str(path))
-        h, w = frame.shape[:2]
-        truth = _cards(read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h))
-        true_cards[deck] += sum(truth.values())
-        for card in sorted(det.detect(frame), key=lambda c: -c.conf):
-            right = truth[card.card] > 0
-            if right:
-                truth[card.card] -= 1
-            out.append(Scored(deck, evidence(card), kind_of(card), right))
+        photo = cv2.imread(str(path))
+        h, w = photo.shape[:2]
+        labelled = read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h)
+        views = [(PHOTO, (photo, labelled))]
+        views += [(webcam_view_name(px), webcam_view(photo, labelled, px)) for px in webcam_px]
+        for view, shown in views:
+            if shown is None:       # indices already smaller than the view's: never enlarged
+                continue
+            frame, labels = shown
+            truth = _cards(labels)
+            true_cards[f"{deck}{VIEW_SEP}{view}"] += sum(truth.values())
+            for card in sorted(det.detect(frame), key=lambda c: -c.conf):
+                right = truth[card.card] > 0
+                if right:
+                    truth[card.card] -= 1
+                out.append(Scored(deck, evidence(card), kind_of(card), right, view))
     return out, true_cards, calibration_files(det.model_path, det.namer, det.suits)
 
 
 def fit(cards: Sequence[Scored], fitted_on: str, models: dict[str, str]) -> ConfidenceCalibration:
-    """Tables per kind of sighting and the lowest threshold whose cards are right at least
-    SURE_PRECISION of the time (and number SURE_MIN_CARDS or more)."""
+    """Tables per kind of sighting (a small kind's only from SMALL_KIND_MIN_CARDS cards on)
+    and the lowest threshold whose cards are right at least SURE_PRECISION of the time (and
+    number SURE_MIN_CARDS or more) in every view of the photos: the highest of the views'
+    thresholds, so that ``sure`` holds at a webcam's scale as on the close-ups."""
     tables = {}
     for kind in KINDS:
         mine = [c for c in cards if c.kind == kind]
-        tables[kind] = ReliabilityTable.fit([c.score for c in mine], [c.right for c in mine], EDGES)
+        if kind in BASE_KINDS or len(mine) >= SMALL_KIND_MIN_CARDS:
+            tables[kind] = ReliabilityTable.fit([c.score for c in mine], [c.right for c in mine], EDGES)
     cal = ConfidenceCalibration(tables, 1.0, models, fitted_on)
-    probs = sorted(((cal.tables[c.kind].probability(c.score), c.right) for c in cards), reverse=True)
+    sure_at = max(_lowest_sure([c for c in cards if c.view == view], cal) for view in sorted({c.view for c in cards}))
+    return ConfidenceCalibration(tables, round(max(sure_at, 1e-4), 4), models, fitted_on)
+
+
+def _lowest_sure(cards: Sequence[Scored], cal: ConfidenceCalibration) -> float:
+    """The lowest probability from which ``cards`` are right SURE_PRECISION of the time (1.0: none)."""
+    probs = sorted(((cal.table_for(c.kind).probability(c.score), c.right) for c in cards), reverse=True)
     sure_at = 1.0
     right = 0
     for n, (p, ok) in enumerate(probs, start=1):
@@ -89,13 +140,13 @@ def fit(cards: Sequence[Scored], fitted_on: str, models: dict[str, str]) -> Conf
         last_of_tie = n == len(probs) or probs[n][0] < p
         if last_of_tie and n >= SURE_MIN_CARDS and right / n >= SURE_PRECISION:
             sure_at = p
-    return ConfidenceCalibration(tables, round(max(sure_at, 1e-4), 4), models, fitted_on)
+    return sure_at
 
 
 def report(cal: ConfidenceCalibration, cards: Sequence[Scored], true_cards: int) -> dict:
     """How the calibration does on ``cards``: the sure cards' precision, the share of true
     cards marked sure, and the expected calibration error over the table's bins."""
-    probs = [cal.tables[c.kind].probability(c.score) for c in cards]
+    probs = [cal.table_for(c.kind).probability(c.score) for c in cards]
     sure = [c for c, p in zip(cards, probs, strict=True) if p >= cal.sure_at]
     bins: dict[int, list[tuple[float, bool]]] = {}
     for c, p in zip(cards, probs, strict=True):
@@ -119,8 +170,15 @@ def cross_validate(cards: Sequence[Scored], true_cards: Counter, models: dict[st
                 continue
             cal = fit([c for c in cards if c.deck == fit_deck], fit_deck, models)
             out[f"fitted on {fit_deck}, scored on {other}"] = {
-                "sure_at": cal.sure_at, **report(cal, [c for c in cards if c.deck == other], true_cards[other])}
+                "sure_at": cal.sure_at, **report(cal, [c for c in cards if c.deck == other],
+                                                 true_count(true_cards, deck=other))}
     return out
+
+
+def by_view(cal: ConfidenceCalibration, cards: Sequence[Scored], true_cards: Counter) -> dict:
+    """:func:`report` for each view of the photos (as they are, and at each webcam scale)."""
+    return {view: report(cal, [c for c in cards if c.view == view], true_count(true_cards, view=view))
+            for view in sorted({c.view for c in cards}, key=lambda v: (v != PHOTO, v))}
 
 
 def save_records(cards: Sequence[Scored], true_cards: Counter, path: Path, models: dict[str, str] | None = None) -> None:

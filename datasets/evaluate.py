@@ -171,21 +171,24 @@ def real_cards_split_if_present(fold: str = "standard") -> tuple[list[Path], lis
 
 
 def mixed_data_yaml(synthetic: Path, dst: Path, real_repeat: int = 3, src: Path = REAL_CARDS,
-                    mapped: Path | None = None) -> Path:
+                    mapped: Path | None = None, extra: Sequence[Path] = ()) -> Path:
     """A data.yaml training on a synthetic set plus the real-cards tuning split.
 
     The real photos are listed ``real_repeat`` times (they are few); validation stays on the
-    synthetic held-out designs.  Image lists are written to ``dst``; nothing is copied.
+    synthetic held-out designs.  ``extra`` images (with YOLO labels beside them, e.g. the
+    composites of :func:`.real_webcam.training_composites`) are listed once.  Image lists are
+    written to ``dst``; nothing is copied.
     """
     synthetic = Path(synthetic)
     tune, _ = real_cards_split(mapped_real_cards(src, mapped).parent)
     dst.mkdir(parents=True, exist_ok=True)
     train = sorted((synthetic / "images" / "train").glob("*.*"))
     lines = [str(p.resolve()) for p in train] + [str(p.absolute()) for p in tune] * real_repeat
+    lines += [str(Path(p).resolve()) for p in extra]
     (dst / "train.txt").write_text("\n".join(lines) + "\n")
     (dst / "val.txt").write_text("\n".join(str(p.resolve()) for p in sorted((synthetic / "images" / "val").glob("*.*"))) + "\n")
     return write_data_yaml(dst / "data.yaml", "train.txt", "val.txt", synthetic=synthetic.resolve(),
-                           real_repeat=real_repeat)
+                           real_repeat=real_repeat, real_webcam=len(extra))
 
 
 # --------------------------------------------------------------------------- metrics
@@ -473,7 +476,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
                          limit: int | None = None, held_out_only: bool = True, backend: str = "auto",
                          mapped: Path | None = None, scales: tuple[float, ...] | None = None,
                          tuning: bool = False, diagnose: bool = False, disabled: tuple[str, ...] = (),
-                         int8: bool = True) -> dict:
+                         int8: bool = True, webcam_px: float | None = None) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
     as it is and shrunk, PHOTO_SCALES, or ``scales``), the namer at four turns, the merge and
@@ -482,7 +485,9 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     says, per deck, what became of every labelled index (:func:`index_outcome`: not found by
     the finder, named right, suit or rank read wrong, ...): ``indices_by_deck``.
     ``disabled``: detector rules switched off (:mod:`cardref.vision.detector.rules`);
-    ``int8=False``: the float finder and namer only."""
+    ``int8=False``: the float finder and namer only.  ``webcam_px`` reads each photo as a
+    webcam far above the table would show it, its median index that many pixels tall
+    (:func:`.scale_bands.webcam_view`; photos whose indices are smaller are left out)."""
     import cv2
 
     from cardref.vision.detector import PHOTO_SCALES, DetectorRules, load_detector
@@ -498,10 +503,19 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     pred: list[Counter] = []
     truth: list[Counter] = []
     outcomes: list[list[tuple[str, str, str | None]]] = []
+    from .webcam_view import webcam_view
+
+    scored: list[Path] = []
     for p in images:
         frame = cv2.imread(str(p))
         h, w = frame.shape[:2]
         labelled = read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)
+        if webcam_px:
+            view = webcam_view(frame, labelled, webcam_px)
+            if view is None:
+                continue
+            frame, labelled = view
+        scored.append(p)
         truth.append(_cards(labelled))
         if not diagnose:
             pred.append(Counter(c.card for c in det.detect(frame)))
@@ -514,7 +528,7 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     by_deck = {}
     indices_by_deck: dict[str, dict] = {}
     for deck, prefix in REAL_DECKS.items():
-        idx = [i for i, p in enumerate(images) if p.name.startswith(prefix)]
+        idx = [i for i, p in enumerate(scored) if p.name.startswith(prefix)]
         if idx:
             label = deck.replace("held-out part", "tuning part") if tuning else deck
             by_deck[label] = multiset_f1([pred[i] for i in idx], [truth[i] for i in idx])["f1"]
@@ -523,8 +537,9 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     if diagnose:  # and every photo together (your own photos belong to no deck named here)
         indices_by_deck["all photos"] = index_breakdown([o for per in outcomes for o in per])
     extra = {"indices_by_deck": indices_by_deck} if diagnose else {}
-    return {"images": len(images), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck, **extra,
-            "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
+    webcam = {"webcam_index_px": webcam_px, "images_left_out": len(images) - len(scored)} if webcam_px else {}
+    return {"images": len(scored), "card_f1": multiset_f1(pred, truth), "card_f1_by_deck": by_deck, **extra,
+            **webcam, "backend": det.name, "scales": list(scales), "suit_reader": suit_reader is not None,
             "rules_off": list(disabled), "int8": int8,
             "images_used": ("the tuning photos (real_cards_split)" if tuning else
                             "held out from tuning (real_cards_split)" if held_out_only else "all")}

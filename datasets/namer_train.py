@@ -29,6 +29,8 @@ from .patch_training import (
     greyed,
     light_and_colour,
     noisy,
+    pixelated,
+    pixelated_fixed,
     quarter_turned,
     start_run,
     warped,
@@ -37,6 +39,12 @@ from .patch_training import (
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 CACHE_DIR = Path(__file__).resolve().parent / "out" / "namer-cache"
 RUNS_DIR = Path(__file__).resolve().parent.parent / "runs" / "namer"
+#: Share of the training patches seen at a webcam's resolution (:func:`.patch_training.pixelated`);
+#: 0 before namer n12.
+PIXELATED_SHARE = 0.4
+#: The held-out real photos are also scored at these webcam index heights (px): their patches
+#: shrunk to 1.3x that side and enlarged back (:func:`.patch_training.pixelated_fixed`).
+WEBCAM_INDEX_PX = (12, 18)
 
 
 def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
@@ -47,6 +55,9 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
     # a card seen obliquely (the real photos' phones tilt up to ~60 degrees): half of the
     # patches get a small turn (+-26 degrees), shear and scale on top of the quarter turns
     x = warped(x, gen, p=0.5, turn=0.9, shear=0.6, scale=(0.9, 1.15))
+    # a webcam's resolution: the real photos' sharp indices as a webcam far above the table
+    # shows them (8-22 px tall), where clubs and spades differ by a few pixels
+    x = pixelated(x, gen, PIXELATED_SHARE)
     # the scenes already vary light and colour: a little more here, not so much that a
     # patch ends up unreadable (v1 of this step darkened or washed out a quarter of them)
     x = light_and_colour(x, gen)
@@ -151,6 +162,9 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     if held:
         sets["real photos held out"] = _cached(f"real-held{fold}", held, seed + 2, 1, 1)
         # deck by deck too: the deck-split report of issue #33 item 4
+        for px in WEBCAM_INDEX_PX:
+            hx, hy = sets["real photos held out"]
+            sets[f"real photos held out at {px} px"] = (pixelated_fixed(hx, round(px * 1.3)), hy)
         for deck, photos in real_photos_by_deck(held).items():
             sets[f"real photos held out: {deck.split(' (')[0]}"] = _cached(f"real-held{fold}-{deck.split()[0]}",
                                                                          photos, seed + 2, 1, 1)

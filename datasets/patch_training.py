@@ -177,3 +177,41 @@ def blurred(x, gen, p: float):  # noqa: ANN001, ANN201
         x[blur] = torch.nn.functional.conv2d(torch.nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"),
                                              kern, groups=3)
     return x
+
+
+def pixelated(x, gen, p: float, sides: tuple[int, int] = (11, 28)):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches seen at a webcam's resolution: each shrunk (area average)
+    to a side drawn from ``sides`` and enlarged back (bilinear), as the namer's crop enlarges
+    an index 8-22 px tall (the patch is 1.3 index heights,
+    :data:`cardref.vision.detector.namer_core.CONTEXT`).  The real photos
+    are phone close-ups whose indices are 30-80 px tall: without this the namer never sees a
+    real card's index at the size a webcam above a table shows it."""
+    import torch
+    import torch.nn.functional as F
+
+    n, _, size, _ = x.shape
+    chosen = torch.nonzero(torch.rand(n, generator=gen) < p).flatten()
+    if not len(chosen):
+        return x
+    lo, hi = sides
+    side_of = torch.randint(lo, hi + 1, (len(chosen),), generator=gen)
+    for side in side_of.unique().tolist():
+        idx = chosen[side_of == side]
+        small = F.interpolate(x[idx], size=(side, side), mode="area")
+        x[idx] = F.interpolate(small, size=(size, size), mode="bilinear", align_corners=False).clamp(0, 1)
+    return x
+
+
+def pixelated_fixed(patches: np.ndarray, side: int) -> np.ndarray:
+    """``patches`` (uint8 BGR, n x s x s x 3) all seen at one webcam resolution (as
+    :func:`pixelated`, deterministic): the held-out real photos' indices at a webcam's size."""
+    import cv2
+
+    if not len(patches):
+        return patches
+    size = patches.shape[1]
+    out = np.empty_like(patches)
+    for i, patch in enumerate(patches):
+        small = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
+        out[i] = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    return out

@@ -26,10 +26,14 @@ from cardref.vision.types import CornerDetection
 
 from .evaluate import multiset_f1
 from .scenes import Scene, SceneConfig, render_scene
+from .webcam_view import WEBCAM_JPEG, webcam_view
 
 #: Index heights in px, low (inclusive) to high (exclusive): a 720p webcam far up (10-20)
 #: to a phone close-up (60-80).
 BANDS: tuple[tuple[int, int], ...] = ((10, 20), (20, 30), (30, 45), (45, 60), (60, 80))
+#: The bands a webcam 50-150 cm above the table gives (720p-1080p): real photos are shrunk
+#: into these (:func:`shrunk_photo_views`).
+WEBCAM_BANDS: tuple[tuple[int, int], ...] = BANDS[:3]
 #: Index height / card height of a typical design (measured on the held-out designs: the
 #: first guess of the card size to draw; the band is then checked on the labels).
 INDEX_SHARE = 0.19
@@ -110,3 +114,19 @@ def photo_bands(photos: Sequence[tuple[np.ndarray, Counter, list[CornerDetection
             if lo <= px < hi:
                 out[(lo, hi)].append((image, cards, px))
     return out
+
+
+def shrunk_photo_views(photos: Sequence[tuple[np.ndarray, Counter, list[CornerDetection]]], band: tuple[int, int],
+                       quality: int = WEBCAM_JPEG) -> tuple[list[tuple[np.ndarray, Counter, float]], int]:
+    """The labelled photos as :func:`webcam_view` shows them with their median index in the
+    middle of ``band``, and how many were left out (already smaller, or unlabelled)."""
+    target = (band[0] + band[1]) / 2
+    views: list[tuple[np.ndarray, Counter, float]] = []
+    left_out = 0
+    for image, cards, corners in photos:
+        view = webcam_view(image, corners, target, quality)
+        if view is None:
+            left_out += 1
+            continue
+        views.append((view[0], cards, target))
+    return views, left_out

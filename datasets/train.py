@@ -108,6 +108,10 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     repeat = _data_meta(yaml_path).get("real_repeat")
     if repeat:  # a mixed set (mixed_data_yaml): say what real photos it holds
         extra["real_tune"] = f"the real-cards tuning split (datasets/evaluate.py real_cards_split), listed {repeat} times"
+        webcam = _data_meta(yaml_path).get("real_webcam")
+        if webcam:
+            extra["real_tune"] += (f", and {webcam} composites of those photos shrunk to a webcam's index heights"
+                                   " (datasets/real_webcam.py)")
     return publish(run_dir, yaml_path, imgsz=imgsz, wall_s=wall, models_dir=models_dir, extra=extra)
 
 

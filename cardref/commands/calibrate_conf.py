@@ -22,6 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="models folder to write confidence.json to (default: the shipped models/); with "
                         "--dry-run nothing is written")
     p.add_argument("--dry-run", action="store_true", help="print the figures, write no calibration")
+    p.add_argument("--webcam-px", type=float, nargs="*", default=None, metavar="PX",
+                   help="also read each photo shrunk so that its median index is PX px tall, as a webcam above the "
+                        "table shows it (default: 12 15 20; none: the photos as they are only)")
     p.add_argument("--no-int8", action="store_true",
                    help="fit the float files' calibration even where INT8 copies would run here")
 
@@ -45,7 +48,11 @@ def run(args: argparse.Namespace) -> int:
             # records of an older run say nothing of their files: they were the float files
             models = cc.records_models(args.records) or {n: file_digest(models_dir() / n) for n in names}
         else:
-            cards, true_cards, files = cc.score_photos(args.limit, int8=not args.no_int8)
+            webcam = cc.WEBCAM_PX if args.webcam_px is None else tuple(args.webcam_px)
+            if any(px <= 0 for px in webcam):
+                print("cardref calibrate-conf: --webcam-px takes index heights above 0 px", file=sys.stderr)
+                return 2
+            cards, true_cards, files = cc.score_photos(args.limit, int8=not args.no_int8, webcam_px=webcam)
             models = {p.name: file_digest(p) for p in files}
             if args.records is not None:
                 cc.save_records(cards, true_cards, args.records, models)
@@ -56,8 +63,11 @@ def run(args: argparse.Namespace) -> int:
     if not cards:
         print("cardref calibrate-conf: the detector reported no card on the photos", file=sys.stderr)
         return 2
-    cal = cc.fit(cards, "the real-cards photos held out from tuning, both decks", models)
+    views = sorted({c.view for c in cards} - {cc.PHOTO})
+    cal = cc.fit(cards, "the real-cards photos held out from tuning, both decks"
+                 + (f", as they are and as a webcam shows them ({', '.join(views)})" if views else ""), models)
     figures = {"shipped": {"sure_at": cal.sure_at, **cc.report(cal, cards, sum(true_cards.values()))},
+               "by_view": cc.by_view(cal, cards, true_cards),
                "cross_validated": cc.cross_validate(cards, true_cards, models),
                "tables": {k: t.to_json() for k, t in cal.tables.items()}}
     print(json.dumps(figures, indent=1, ensure_ascii=False))

@@ -68,6 +68,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--disable-rule", action="append", default=[], metavar="NAME", type=rule_arg,
                    help="with --detect-path: switch off one of the detector's hand-written rules (repeatable; "
                         "see cardref detect --disable-rule); a trial: printed, not carded")
+    p.add_argument("--webcam-px", type=float, nargs="+", default=[], metavar="PX",
+                   help="with --detect-path: also read the held-out real photos as a webcam far above the table "
+                        "shows them: each shrunk so that its median index is PX px tall, JPEG-compressed as a "
+                        "video stream (e.g. 12 15 25; photos already smaller are left out)")
     p.add_argument("--no-int8", action="store_true",
                    help="with --detect-path: run the float finder and namer, never their INT8 copies")
     p.add_argument("--write-card", action="store_true",
@@ -87,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
     weights = Path(args.weights)
     if not weights.is_file():
         print(f"cardref eval-detector: no weights at {weights}", file=sys.stderr)
+        return 2
+    if args.webcam_px and not args.detect_path:
+        print("cardref eval-detector: --webcam-px goes with --detect-path", file=sys.stderr)
+        return 2
+    if any(px <= 0 for px in args.webcam_px):
+        print("cardref eval-detector: --webcam-px takes index heights above 0 px", file=sys.stderr)
         return 2
     if args.diagnose and not (args.detect_path and args.namer):
         print("cardref eval-detector: --diagnose goes with --detect-path and a corner namer", file=sys.stderr)
@@ -135,23 +145,26 @@ def run(args: argparse.Namespace) -> int:
     if args.detect_path and args.real:
         from cardref.datasets.evaluate import evaluate_real_detect, format_breakdown
 
-        res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
-                                   held_out_only=not args.all_real, scales=args.photo_scales,
-                                   tuning=args.tuning_real, diagnose=args.diagnose,
-                                   disabled=tuple(args.disable_rule), int8=not args.no_int8)
-        which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
-        trial = args.tuning_real or args.photo_scales is not None or bool(args.disable_rule)  # printed, not carded
-        scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
-        off = f", rules off: {','.join(args.disable_rule)}" if args.disable_rule else ""
-        name = f"real photos ({source}{which}, through cardref detect{scales}{off})"
-        if not trial:
-            results[name] = res
-        f1 = res["card_f1"]
-        decks = ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items())
-        print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f})"
-              + (f"; by deck: {decks}" if decks else ""), flush=True)
-        if "indices_by_deck" in res:
-            print("what became of each labelled index:\n" + format_breakdown(res["indices_by_deck"]), flush=True)
+        for webcam_px in [None, *args.webcam_px]:
+            res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
+                                       held_out_only=not args.all_real, scales=args.photo_scales,
+                                       tuning=args.tuning_real, diagnose=args.diagnose,
+                                       disabled=tuple(args.disable_rule), int8=not args.no_int8, webcam_px=webcam_px)
+            which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
+            trial = args.tuning_real or args.photo_scales is not None or bool(args.disable_rule)  # printed, not carded
+            scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
+            off = f", rules off: {','.join(args.disable_rule)}" if args.disable_rule else ""
+            webcam = f", shrunk to a webcam's {webcam_px:g} px index" if webcam_px else ""
+            name = f"real photos ({source}{which}, through cardref detect{scales}{off}{webcam})"
+            if not trial:
+                results[name] = res
+            f1 = res["card_f1"]
+            decks = ", ".join(f"{d} {v:.4f}" for d, v in res["card_f1_by_deck"].items())
+            print(f"== {name}\ncard F1 {f1['f1']:.4f} (P {f1['precision']:.4f} R {f1['recall']:.4f})"
+                  + (f"; by deck: {decks}" if decks else "")
+                  + (f"; {res['images']} photos, {res['images_left_out']} left out" if webcam_px else ""), flush=True)
+            if "indices_by_deck" in res:
+                print("what became of each labelled index:\n" + format_breakdown(res["indices_by_deck"]), flush=True)
     enrolled = None
     if args.enrolled_real and namer is not None and args.real:
         from cardref.datasets.evaluate import evaluate_real_enrolled

@@ -22,6 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="train a class-agnostic corner finder (the corner namer names the boxes)")
     p.add_argument("--with-real", action="store_true",
                    help="add the real-cards tuning split (datasets/evaluate.py REAL_TUNE_SHARE) to training")
+    p.add_argument("--real-webcam", type=int, default=0, metavar="N",
+                   help="with --with-real: also N composites of the real tuning photos shrunk to a webcam's index "
+                        "heights (9-30 px) on table textures (datasets/real_webcam.py)")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from runs/detect/NAME/weights/last.pt")
 
@@ -32,6 +35,12 @@ def run(args: argparse.Namespace) -> int:
     if args.budget_min <= 0:
         print("cardref train: --budget-min must be > 0", file=sys.stderr)
         return 2
+    if args.real_webcam and not args.with_real:
+        print("cardref train: --real-webcam goes with --with-real", file=sys.stderr)
+        return 2
+    if args.real_webcam < 0:
+        print("cardref train: --real-webcam must be 0 or more", file=sys.stderr)
+        return 2
     data = args.data
     try:
         if args.with_real:
@@ -39,7 +48,13 @@ def run(args: argparse.Namespace) -> int:
 
             from cardref.datasets.evaluate import mixed_data_yaml
 
-            data = mixed_data_yaml(Path(args.data), Path(args.data).parent / f"{Path(args.data).name}-with-real")
+            dst = Path(args.data).parent / f"{Path(args.data).name}-with-real"
+            extra = []
+            if args.real_webcam:
+                from cardref.datasets.real_webcam import training_composites
+
+                extra = training_composites(dst, args.real_webcam)
+            data = mixed_data_yaml(Path(args.data), dst, extra=extra)
         card = train(data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                      workers=args.workers, name=args.name, resume=args.resume,
                      device=args.device, init=args.init, single_cls=args.single_cls)

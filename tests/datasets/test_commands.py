@@ -62,6 +62,15 @@ def test_eval_detector_diagnose_goes_with_the_detect_path(capsys):
     assert "--diagnose goes with --detect-path" in capsys.readouterr().err
 
 
+def test_webcam_options_go_with_what_they_need(tmp_path, capsys):
+    assert main(["eval-detector", "--webcam-px", "15"]) == 2
+    assert "--webcam-px goes with --detect-path" in capsys.readouterr().err
+    assert main(["eval-detector", "--detect-path", "--webcam-px", "0"]) == 2
+    assert "above 0 px" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--budget-min", "1", "--real-webcam", "10"]) == 2
+    assert "--real-webcam goes with --with-real" in capsys.readouterr().err
+
+
 def test_train_namer_checks_its_arguments(tmp_path, capsys):
     assert main(["train-namer", "--data", str(tmp_path / "missing"), "--budget-min", "1"]) == 2
     assert "no images/train" in capsys.readouterr().err
@@ -226,9 +235,11 @@ def test_eval_detector_diagnoses_your_own_photos(small_library, tmp_path, capsys
         (mine / "labels" / f"{img.stem}.txt").write_text(lab)
         n_labels += len(lab.splitlines())
     assert main(["eval-detector", "--real", str(mine), "--real-imgsz", "320", "--no-map", "--detect-path",
-                 "--diagnose"]) == 0
+                 "--diagnose", "--webcam-px", "6"]) == 0
     out = capsys.readouterr().out
     assert "== real photos (club-table, held out, through cardref detect)" in out
+    webcam = out.split("== real photos (club-table, held out, through cardref detect, shrunk to a webcam's 6 px index)")
+    assert len(webcam) == 2 and "2 photos, 0 left out" in webcam[1].splitlines()[1]
     table = out.split("what became of each labelled index:\n")[1].splitlines()
     assert table[0].split() == ["all", "photos"]
     counts = {line.rsplit(maxsplit=1)[0].strip(): line.rsplit(maxsplit=1)[1] for line in table[1:8]}

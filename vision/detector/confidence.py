@@ -9,6 +9,12 @@ centres by linear interpolation.  ``sure_at`` is the probability from which a ca
 marked ``sure``, chosen on the same validation photos so that the cards marked sure were
 right at least 99 % of the time.
 
+A card whose indices are small in the frame (under :data:`SMALL_INDEX_PX`, a webcam's scale)
+is read from tables of its own where the calibration has them: at the same naming evidence
+it is right less often than a close-up's card (the held-out real photos shrunk to 12 px
+indices: 96 % of the cards marked sure by the close-ups' tables were right, against 99 % at
+the photos' own size).
+
 The table is fitted by ``cardref calibrate-conf`` (``datasets/conf_calibration.py``) and
 shipped as ``models/confidence.json``, tied by digest to the finder and the namer it was
 fitted for: any other model gets no calibration (``conf`` stays the raw score, ``sure`` is
@@ -24,6 +30,7 @@ import bisect
 import functools
 import json
 import logging
+import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,18 +38,37 @@ from pathlib import Path
 from ..types import CardDetection
 from .digest import file_digest
 from .int8 import float_of, is_int8_copy
+from .merge import index_size
 
 log = logging.getLogger(__name__)
 
 CONFIDENCE_FILE = "confidence.json"
 #: The calibration of a detector that runs an INT8 copy of its finder or its namer.
 INT8_CONFIDENCE_FILE = "confidence-int8.json"
-#: The kinds of sighting, each with its own table: how many indices the card was seen by.
-KINDS = ("1", "2+")
+#: The kinds of sighting every calibration has a table for: how many indices the card was seen by.
+BASE_KINDS = ("1", "2+")
+#: Every kind of sighting: the base kinds, and the same for a card whose indices are small
+#: (``"1 small"``); a calibration without a small kind's table reads its base kind's.
+KINDS = (*BASE_KINDS, *(f"{k} small" for k in BASE_KINDS))
+#: Index height (px, the median longer side of the card's index boxes in the frame) under
+#: which a card is read at a webcam's scale: a 720p-1080p webcam 50-150 cm above the table
+#: shows indices 10-30 px tall, a phone close-up 30-100 px.
+SMALL_INDEX_PX = 24.0
+
+
+def index_px(card: CardDetection) -> float | None:
+    """The median longer side of the card's index boxes, in the frame's pixels (None without any)."""
+    return float(statistics.median(index_size(c) for c in card.corners)) if card.corners else None
 
 
 def kind_of(card: CardDetection) -> str:
-    return "1" if len(card.corners) <= 1 else "2+"
+    base = "1" if len(card.corners) <= 1 else "2+"
+    px = index_px(card)
+    return f"{base} small" if px is not None and px < SMALL_INDEX_PX else base
+
+
+def base_kind(kind: str) -> str:
+    return kind.split()[0]
 
 
 def evidence(card: CardDetection) -> float:
@@ -152,8 +178,12 @@ class ConfidenceCalibration:
     models: dict[str, str]  # file name -> digest
     fitted_on: str = ""
 
+    def table_for(self, kind: str) -> ReliabilityTable:
+        """The table of ``kind``, or of its base kind where the calibration has none of its own."""
+        return self.tables.get(kind) or self.tables[base_kind(kind)]
+
     def probability(self, card: CardDetection) -> float:
-        return round(self.tables[kind_of(card)].probability(evidence(card)), 4)
+        return round(self.table_for(kind_of(card)).probability(evidence(card)), 4)
 
     def apply(self, cards: Iterable[CardDetection]) -> list[CardDetection]:
         """The cards with ``conf`` the probability that each is right and ``sure`` set."""
@@ -184,7 +214,8 @@ class ConfidenceCalibration:
 
     @classmethod
     def from_json(cls, obj: dict) -> ConfidenceCalibration:
-        tables = {k: ReliabilityTable.from_json(obj["tables"][k]) for k in KINDS}
+        tables = {k: ReliabilityTable.from_json(obj["tables"][k]) for k in KINDS
+                  if k in BASE_KINDS or k in obj["tables"]}
         sure_at = float(obj["sure_at"])
         if not 0.0 < sure_at <= 1.0:
             raise ValueError(f"sure_at must lie in (0, 1], not {sure_at}")

@@ -56,7 +56,8 @@ def test_the_command_writes_a_calibration_for_the_shipped_models(tmp_path: Path,
     assert cc.load_records(records) == (cards, Counter({"A": 450, "B": 450}))
     assert main(["calibrate-conf", "--records", str(records), "--out", str(tmp_path)]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert set(figures) == {"shipped", "cross_validated", "tables"}
+    assert set(figures) == {"shipped", "by_view", "cross_validated", "tables"}
+    assert list(figures["by_view"]) == ["photo"]
     written = tmp_path / CONFIDENCE_FILE
     shipped = [models_dir() / n for n in ("cards-yolo11n.onnx", "corner-namer.onnx", "suit-reader.onnx")]
     cal = load_calibration(written, shipped)
@@ -86,3 +87,55 @@ def test_cards_read_by_int8_copies_fit_the_int8_calibration(tmp_path: Path, caps
     assert not (tmp_path / CONFIDENCE_FILE).exists()
     cal = load_calibration(tmp_path / INT8_CONFIDENCE_FILE, files)
     assert cal is not None and cal.models == models
+
+
+def _two_views(seed: int = 5, n: int = 1600) -> list[cc.Scored]:
+    """Close-ups read as in :func:`_scored`, and the same decks at a webcam's scale, where a
+    card of the same naming evidence is right less often."""
+    rng = random.Random(seed)
+    out = [c for c in _scored(seed, n // 2)]
+    for i in range(n // 2):
+        deck = "A" if i % 2 else "B"
+        kind = "2+ small" if rng.random() < 0.5 else "1 small"
+        score = rng.random() ** 0.5
+        p_right = 0.97 if score > 0.9 else 0.3 + 0.5 * score
+        out.append(cc.Scored(deck, score, kind, rng.random() < p_right, cc.webcam_view_name(15)))
+    return out
+
+
+def test_sure_holds_at_a_webcams_scale_as_on_the_close_ups():
+    """A card seen small is read from tables of its own, and the threshold holds in each view:
+    fitted on the close-ups alone, the webcam view's sure cards would be wrong 3 times in 100."""
+    cards = _two_views()
+    cal = cc.fit(cards, "fixture", {})
+    assert set(cal.tables) == {"1", "2+", "1 small", "2+ small"}
+    for view in ("photo", "webcam 15 px"):
+        mine = [c for c in cards if c.view == view]
+        rep = cc.report(cal, mine, true_cards=1000)
+        assert rep["sure"] >= cc.SURE_MIN_CARDS and rep["sure_precision"] >= cc.SURE_PRECISION, (view, rep)
+    close_ups_only = cc.fit([c for c in cards if c.view == "photo"], "fixture", {})
+    small = [c for c in cards if c.view != "photo"]
+    assert cc.report(close_ups_only, small, true_cards=1000)["sure_precision"] < cc.SURE_PRECISION
+    by_view = cc.by_view(cal, cards, Counter({"A | photo": 300, "B": 300, "A | webcam 15 px": 250}))
+    assert list(by_view) == ["photo", "webcam 15 px"]
+    assert by_view["photo"]["cards_true"] == 600 and by_view["webcam 15 px"]["cards_true"] == 250
+
+
+def test_a_small_kind_with_few_cards_reads_its_base_kinds_table():
+    cards = _scored() + [cc.Scored("A", 0.99, "1 small", True, "webcam 12 px")] * (cc.SMALL_KIND_MIN_CARDS - 1)
+    cal = cc.fit(cards, "fixture", {})
+    assert "1 small" not in cal.tables and "2+ small" not in cal.tables
+    assert cal.table_for("1 small") is cal.tables["1"]
+
+
+def test_true_counts_by_deck_and_view_read_older_records_as_photos():
+    counts = Counter({"A": 10, "A | webcam 15 px": 4, "B | photo": 7})
+    assert cc.true_count(counts) == 21
+    assert cc.true_count(counts, deck="A") == 14
+    assert cc.true_count(counts, view="photo") == 17
+    assert cc.true_count(counts, deck="A", view="webcam 15 px") == 4
+
+
+def test_calibrate_conf_refuses_a_webcam_height_of_zero(capsys):
+    assert main(["calibrate-conf", "--webcam-px", "0", "--dry-run", "--limit", "1"]) == 2
+    assert "above 0 px" in capsys.readouterr().err

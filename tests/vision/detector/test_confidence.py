@@ -19,6 +19,7 @@ from cardref.vision.detector.confidence import (
     calibration_file,
     calibration_for,
     evidence,
+    kind_of,
     load_calibration,
     monotone,
 )
@@ -159,3 +160,34 @@ def test_the_shipped_detector_marks_its_cards(capsys):
     assert all(0.0 <= c.conf <= 1.0 for c in cards)
     assert load_detector("auto", calibrated=False).confidence is None
     assert load_detector("auto", suit_reader=False).confidence is None  # fitted with the suit reader
+
+
+def _sized(code: str, side: float, *ps: float) -> CardDetection:
+    corners = tuple(CornerDetection(code, p * 0.8, (0, 0, side * 0.7, side), ((code, p),)) for p in ps)
+    return CardDetection(code, max(c.conf for c in corners), (0, 0, 3 * side, 4 * side), corners)
+
+
+@pytest.mark.parametrize(("card", "kind"), [
+    (_sized("7H", 15, 0.9), "1 small"),
+    (_sized("7H", 15, 0.9, 0.9), "2+ small"),
+    (_sized("7H", 40, 0.9), "1"),
+    (_sized("7H", 40, 0.9, 0.9), "2+"),
+    (CardDetection("7H", 0.5, (0, 0, 1, 1), ()), "1"),     # no index boxes: not small
+])
+def test_a_card_with_small_indices_is_a_kind_of_its_own(card, kind):
+    assert kind_of(card) == kind
+
+
+def test_small_cards_read_their_own_tables_where_the_calibration_has_them(tmp_path: Path):
+    low = ReliabilityTable(EDGES, (10, 10, 10, 10), (1, 3, 5, 8), (0.1, 0.3, 0.5, 0.8))
+    base = _calibration()
+    small, large = _sized("QS", 15, 0.99), _sized("QS", 40, 0.99)
+    assert base.probability(small) == base.probability(large)          # no small tables: the base kind's
+    own = ConfidenceCalibration({**base.tables, "1 small": low, "2+ small": low}, 0.9, {})
+    assert own.probability(small) < own.probability(large)
+    assert [c.sure for c in own.apply([small, large])] == [False, True]
+    path = tmp_path / CONFIDENCE_FILE
+    own.save(path)
+    assert ConfidenceCalibration.from_json(json.loads(path.read_text())) == own
+    base.save(path)                                                    # an older file: base kinds only
+    assert set(ConfidenceCalibration.from_json(json.loads(path.read_text())).tables) == {"1", "2+"}
