@@ -66,6 +66,21 @@ def read_yolo_labels(path: Path, w: int, h: int, class_map: dict[int, int | None
     return out
 
 
+def labelled_photos(paths: Sequence[Path], labels_dir: Path) -> list[tuple[Path, object, list[CornerDetection]]]:
+    """Each readable photo of ``paths`` with its BGR image and its labelled indices (YOLO
+    labels in ``labels_dir``, our class order); unreadable photos are left out."""
+    import cv2
+
+    out = []
+    for path in paths:
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        out.append((path, image, read_yolo_labels(labels_dir / (path.stem + ".txt"), w, h)))
+    return out
+
+
 def mapped_dir_for(src: Path) -> Path:
     """Where the labels of the photos in ``src`` are kept in our class order: MAPPED_DIR for
     the shared real-cards set, a folder of its own for any other (your own labelled photos),

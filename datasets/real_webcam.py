@@ -27,7 +27,7 @@ from cardref.vision.classes import CLASS_NAMES
 from cardref.vision.types import CornerDetection
 
 from .backgrounds import random_background
-from .evaluate import mapped_real_cards, read_yolo_labels, real_cards_split
+from .evaluate import labelled_photos, mapped_real_cards, real_cards_split
 from .webcam_view import webcam_view
 
 #: Index heights (px) a composite's photos are shrunk to: a 720p-1080p webcam 50-150 cm up.
@@ -114,13 +114,7 @@ def write_composites(photos: Sequence[Path], labels_dir: Path, out: Path, n: int
         raise FileNotFoundError("no real tuning photos to shrink (is ../shared/data/real-cards there?)")
     images_dir.mkdir(parents=True, exist_ok=True)
     label_out.mkdir(parents=True, exist_ok=True)
-    loaded = []
-    for p in photos:
-        image = cv2.imread(str(p))
-        if image is None:
-            continue
-        h, w = image.shape[:2]
-        loaded.append((image, read_yolo_labels(labels_dir / (p.stem + ".txt"), w, h)))
+    loaded = [(image, labels) for _, image, labels in labelled_photos(photos, labels_dir)]
     rng = np.random.default_rng(seed)
     for i in range(n):
         k = int(rng.integers(1, 5))

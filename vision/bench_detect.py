@@ -313,24 +313,15 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
 def bench_real_bands(det) -> None:  # noqa: ANN001 - a Detector
     """The same per band on the real photos held out from tuning (datasets.evaluate's split),
     each photo in the band of its median labelled index height; skipped without the photos."""
-    import cv2
-
     try:
-        from cardref.datasets.evaluate import _cards, mapped_real_cards, read_yolo_labels, real_cards_split
+        from cardref.datasets.evaluate import _cards, labelled_photos, mapped_real_cards, real_cards_split
         from cardref.datasets.scale_bands import BANDS, photo_bands, views_result
         root = mapped_real_cards().parent
         held = real_cards_split(root)[1]
     except (FileNotFoundError, OSError) as exc:
         print(f"real photos by index height: not available ({exc})")
         return
-    photos = []
-    for path in held:
-        image = cv2.imread(str(path))
-        if image is None:
-            continue
-        h, w = image.shape[:2]
-        labelled = read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h)
-        photos.append((image, _cards(labelled), labelled))
+    photos = [(image, _cards(labelled), labelled) for _, image, labelled in labelled_photos(held, root / "labels")]
     print(f"card F1 per index-height band, the {len(photos)} real photos held out from tuning, as cardref detect "
           f"reads them (each photo in the band of its median labelled index):")
     beyond = (BANDS[-1][1], 10**6)       # close-ups beyond the bands: reported apart
