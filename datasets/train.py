@@ -243,12 +243,20 @@ def _confidence_lines(conf: dict | None, int8: bool = False) -> list[str]:
              f"- `models/{conf.get('file')}`: a card's `conf` is the probability that it is right, read from a"
              " reliability table of its naming evidence (1 - prod(1 - p) over the namer's probability p of its"
              " code at each index; `vision/detector/confidence.py`), one table for a card seen by one index and"
-             " one for two or more; a card is `sure` from "
-             f"{shipped.get('sure_at')} on (the lowest probability whose cards were >= 99 % right)",
+             " one for two or more, each also for a card whose indices are under 24 px (`small`: a webcam's"
+             " scale) where fitted; a card is `sure` from "
+             f"{shipped.get('sure_at')} on (the lowest probability whose cards were >= 99 % right in every view)",
              f"- Fitted on {shipped.get('cards_reported')} cards reported on the real photos held out from tuning"
              f" ({conf.get('machine')}): sure precision {shipped.get('sure_precision')}, true cards marked sure"
-             f" {shipped.get('true_cards_marked_sure')}, calibration error (ECE) {shipped.get('ece')}",
-             "- Cross-validated by deck (fitted on one, scored on the other):"]
+             f" {shipped.get('true_cards_marked_sure')}, calibration error (ECE) {shipped.get('ece')}"]
+    views = conf.get("by_view", {})
+    if views:
+        lines.append("- By view (the photos as they are, and shrunk as a webcam shows them: `cardref calibrate-conf"
+                     " --webcam-px`):")
+        lines += [f"  - {view}: {res.get('cards_reported')} cards reported, sure precision {res.get('sure_precision')},"
+                  f" true cards marked sure {res.get('true_cards_marked_sure')}, ECE {res.get('ece')}"
+                  for view, res in views.items()]
+    lines.append("- Cross-validated by deck (fitted on one, scored on the other):")
     for name, res in conf.get("cross_validated", {}).items():
         lines.append(f"  - {name}: sure from {res.get('sure_at')}, sure precision {res.get('sure_precision')},"
                      f" true cards marked sure {res.get('true_cards_marked_sure')}, ECE {res.get('ece')}")

@@ -52,3 +52,16 @@ def test_publish_keeps_evaluation_and_renders_it(tmp_path):
     assert card["evaluation"]["real photos"]["card_f1"]["f1"] == 0.5
     readme = (models / "README.md").read_text()
     assert "### real photos" in readme and "truth\\pred  SJ BJ" in readme
+
+
+def test_the_card_says_how_sure_holds_in_each_view(tmp_path):
+    from cardref.datasets.train import _confidence_lines
+
+    conf = {"file": "confidence.json", "machine": "a CPU", "shipped": {"sure_at": 0.95, "sure_precision": 0.991},
+            "by_view": {"photo": {"cards_reported": 450, "sure_precision": 0.992, "true_cards_marked_sure": 0.6},
+                        "webcam 12 px": {"cards_reported": 300, "sure_precision": 0.99, "true_cards_marked_sure": 0.3}},
+            "cross_validated": {}, "tables": {}}
+    text = "\n".join(_confidence_lines(conf))
+    assert "  - photo: 450 cards reported, sure precision 0.992, true cards marked sure 0.6" in text
+    assert "  - webcam 12 px: 300 cards reported, sure precision 0.99, true cards marked sure 0.3" in text
+    assert "By view" not in "\n".join(_confidence_lines({**conf, "by_view": {}}))
