@@ -245,7 +245,7 @@ def _confidence_lines(conf: dict | None, int8: bool = False) -> list[str]:
              " code at each index; `vision/detector/confidence.py`), one table for a card seen by one index and"
              " one for two or more, each also for a card whose indices are under 24 px (`small`: a webcam's"
              " scale) where fitted; a card is `sure` from "
-             f"{shipped.get('sure_at')} on (the lowest probability whose cards were >= 99 % right in every view)",
+             f"{shipped.get('sure_at')} on (the lowest probability whose cards were >= 99 % right, over the photos and their webcam views together)",
              f"- Fitted on {shipped.get('cards_reported')} cards reported on the real photos held out from tuning"
              f" ({conf.get('machine')}): sure precision {shipped.get('sure_precision')}, true cards marked sure"
              f" {shipped.get('true_cards_marked_sure')}, calibration error (ECE) {shipped.get('ece')}"]

@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="print the figures, write no calibration")
     p.add_argument("--webcam-px", type=float, nargs="*", default=None, metavar="PX",
                    help="also read each photo shrunk so that its median index is PX px tall, as a webcam above the "
-                        "table shows it (default: 12 15 20; none: the photos as they are only)")
+                        "table shows it (default: 15 20; none: the photos as they are only)")
     p.add_argument("--no-int8", action="store_true",
                    help="fit the float files' calibration even where INT8 copies would run here")
 
