@@ -11,7 +11,7 @@ shipped is fitted on both decks together.
 
 Each photo is also read as a webcam far above the table would show it (``webcam_px``: shrunk
 so that its median index is that many pixels tall, JPEG-compressed,
-:func:`.scale_bands.webcam_view`), so that the tables of small cards
+:func:`.webcam_view.webcam_view`), so that the tables of small cards
 (:data:`~cardref.vision.detector.confidence.SMALL_INDEX_PX`) are fitted on real cards at a
 webcam's scale, and ``sure`` is chosen on every view together; :func:`by_view` says how
 it holds in each.
@@ -34,7 +34,7 @@ from cardref.vision.detector.confidence import (
     kind_of,
 )
 
-from .evaluate import REAL_CARDS, REAL_DECKS, _cards, _real_images, mapped_real_cards, read_yolo_labels
+from .evaluate import REAL_CARDS, REAL_DECKS, _cards, _real_images, labelled_photos, mapped_real_cards
 
 #: Bins of the naming evidence (:func:`~cardref.vision.detector.confidence.evidence`).
 EDGES = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
@@ -88,8 +88,6 @@ def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = 
     it is and at each of the ``webcam_px`` index heights; the number of labelled cards per
     deck and view (:func:`true_count`); and the model files the detector ran (``int8=False``:
     the float files even where INT8 copies would run), which the calibration is tied to."""
-    import cv2
-
     from cardref.vision.detector import PHOTO_SCALES, calibration_files, load_detector
 
     from .webcam_view import webcam_view
@@ -98,11 +96,8 @@ def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = 
     root = mapped_real_cards(src).parent
     out: list[Scored] = []
     true_cards: Counter = Counter()
-    for path in _real_images(root, True, limit):
+    for path, photo, labelled in labelled_photos(_real_images(root, True, limit), root / "labels"):
         deck = next(name for name, prefix in REAL_DECKS.items() if path.name.startswith(prefix))
-        photo = cv2.imread(str(path))
-        h, w = photo.shape[:2]
-        labelled = read_yolo_labels(root / "labels" / (path.stem + ".txt"), w, h)
         views = [(PHOTO, (photo, labelled))]
         views += [(webcam_view_name(px), webcam_view(photo, labelled, px)) for px in webcam_px]
         for view, shown in views:

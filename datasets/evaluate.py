@@ -20,8 +20,9 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -66,19 +67,17 @@ def read_yolo_labels(path: Path, w: int, h: int, class_map: dict[int, int | None
     return out
 
 
-def labelled_photos(paths: Sequence[Path], labels_dir: Path) -> list[tuple[Path, object, list[CornerDetection]]]:
-    """Each readable photo of ``paths`` with its BGR image and its labelled indices (YOLO
-    labels in ``labels_dir``, our class order); unreadable photos are left out."""
+def labelled_photos(paths: Iterable[Path], labels_dir: Path) -> Iterator[tuple[Path, Any, list[CornerDetection]]]:
+    """Each readable photo of ``paths``, one at a time, with its BGR image and its labelled
+    indices (YOLO labels in ``labels_dir``, our class order); unreadable photos are left out."""
     import cv2
 
-    out = []
     for path in paths:
         image = cv2.imread(str(path))
         if image is None:
             continue
         h, w = image.shape[:2]
-        out.append((path, image, read_yolo_labels(labels_dir / (path.stem + ".txt"), w, h)))
-    return out
+        yield path, image, read_yolo_labels(labels_dir / (path.stem + ".txt"), w, h)
 
 
 def mapped_dir_for(src: Path) -> Path:
@@ -502,10 +501,10 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     ``disabled``: detector rules switched off (:mod:`cardref.vision.detector.rules`);
     ``int8=False``: the float finder and namer only.  ``webcam_px`` reads each photo as a
     webcam far above the table would show it, its median index that many pixels tall
-    (:func:`.scale_bands.webcam_view`; photos whose indices are smaller are left out)."""
-    import cv2
-
+    (:func:`.webcam_view.webcam_view`; photos whose indices are smaller are left out)."""
     from cardref.vision.detector import PHOTO_SCALES, DetectorRules, load_detector
+
+    from .webcam_view import webcam_view
 
     scales = tuple(scales or PHOTO_SCALES)
     det = load_detector(backend, namer=namer if namer is not None else False, scales=scales,
@@ -518,13 +517,8 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     pred: list[Counter] = []
     truth: list[Counter] = []
     outcomes: list[list[tuple[str, str, str | None]]] = []
-    from .webcam_view import webcam_view
-
     scored: list[Path] = []
-    for p in images:
-        frame = cv2.imread(str(p))
-        h, w = frame.shape[:2]
-        labelled = read_yolo_labels(root / "labels" / (p.stem + ".txt"), w, h)
+    for p, frame, labelled in labelled_photos(images, root / "labels"):
         if webcam_px:
             view = webcam_view(frame, labelled, webcam_px)
             if view is None:

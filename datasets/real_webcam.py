@@ -7,7 +7,7 @@ indices (15 px) where it missed 15 % of them at the photos' own size (``cardref
 eval-detector --detect-path --diagnose --webcam-px 15``).  Each composite made here is a
 ``size`` x ``size`` table texture (:func:`.backgrounds.random_background`) holding one to
 four tuning photos, each shrunk so that its median index is 9-30 px tall, JPEG-compressed
-as a video stream is (:func:`.scale_bands.webcam_view`), turned a random quarter and cut to
+as a video stream is (:func:`.webcam_view.webcam_view`), turned a random quarter and cut to
 its cell; labels go with them in YOLO form.  Ultralytics enlarges a small image to the
 training size, so the photos are pasted into a full-size canvas rather than written small.
 
@@ -41,10 +41,10 @@ KEEP_SHARE = 0.6
 def _turned(image: np.ndarray, corners: list[CornerDetection], k: int) -> tuple[np.ndarray, list[CornerDetection]]:
     """``image`` turned ``k`` quarter turns counter-clockwise (``np.rot90``), its boxes with it."""
     boxes = [c.box for c in corners]
-    w = image.shape[1]
-    for _ in range(k % 4):   # one turn: (x, y) -> (y, w - x); the new width is the old height
+    h, w = image.shape[:2]
+    for _ in range(k % 4):   # one turn: (x, y) -> (y, w - x); width and height swap
         boxes = [(y1, w - x2, y2, w - x1) for x1, y1, x2, y2 in boxes]
-        w = image.shape[0] if w == image.shape[1] else image.shape[1]
+        w, h = h, w
     turned = [CornerDetection(c.card, c.conf, b) for c, b in zip(corners, boxes, strict=True)]
     return np.ascontiguousarray(np.rot90(image, k % 4)), turned
 

@@ -145,15 +145,15 @@ def run(args: argparse.Namespace) -> int:
     if args.detect_path and args.real:
         from cardref.datasets.evaluate import evaluate_real_detect, format_breakdown
 
+        which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
+        trial = args.tuning_real or args.photo_scales is not None or bool(args.disable_rule)  # printed, not carded
+        off = f", rules off: {','.join(args.disable_rule)}" if args.disable_rule else ""
         for webcam_px in [None, *args.webcam_px]:
             res = evaluate_real_detect(namer, suit_reader, src=Path(args.real), limit=args.limit,
                                        held_out_only=not args.all_real, scales=args.photo_scales,
                                        tuning=args.tuning_real, diagnose=args.diagnose,
                                        disabled=tuple(args.disable_rule), int8=not args.no_int8, webcam_px=webcam_px)
-            which = ", tuning photos" if args.tuning_real else "" if args.all_real else ", held out"
-            trial = args.tuning_real or args.photo_scales is not None or bool(args.disable_rule)  # printed, not carded
             scales = f", scales {','.join(map(str, res['scales']))}" if trial else ""
-            off = f", rules off: {','.join(args.disable_rule)}" if args.disable_rule else ""
             webcam = f", shrunk to a webcam's {webcam_px:g} px index" if webcam_px else ""
             name = f"real photos ({source}{which}, through cardref detect{scales}{off}{webcam})"
             if not trial:

@@ -93,7 +93,7 @@ def _two_views(seed: int = 5, n: int = 1600) -> list[cc.Scored]:
     """Close-ups read as in :func:`_scored`, and the same decks at a webcam's scale, where a
     card of the same naming evidence is right less often."""
     rng = random.Random(seed)
-    out = [c for c in _scored(seed, n // 2)]
+    out = _scored(seed, n // 2)
     for i in range(n // 2):
         deck = "A" if i % 2 else "B"
         kind = "2+ small" if rng.random() < 0.5 else "1 small"
