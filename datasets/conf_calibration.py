@@ -88,11 +88,11 @@ def score_photos(limit: int | None = None, src: Path = REAL_CARDS, int8: bool = 
     it is and at each of the ``webcam_px`` index heights; the number of labelled cards per
     deck and view (:func:`true_count`); and the model files the detector ran (``int8=False``:
     the float files even where INT8 copies would run), which the calibration is tied to."""
-    from cardref.vision.detector import PHOTO_SCALES, calibration_files, load_detector
+    from cardref.vision.detector import PHOTO_ENLARGE, PHOTO_SCALES, calibration_files, load_detector
 
     from .webcam_view import webcam_view
 
-    det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False, int8=int8)
+    det = load_detector("auto", scales=PHOTO_SCALES, calibrated=False, int8=int8, enlarge=PHOTO_ENLARGE)
     root = mapped_real_cards(src).parent
     out: list[Scored] = []
     true_cards: Counter = Counter()

@@ -493,7 +493,8 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
                          int8: bool = True, webcam_px: float | None = None) -> dict:
     """Card F1 on the real photos through the product's own detector, as ``cardref detect``
     runs it: the shipped finder export on the fastest backend, the photo scales (each photo
-    as it is and shrunk, PHOTO_SCALES, or ``scales``), the namer at four turns, the merge and
+    as it is and shrunk, PHOTO_SCALES, or ``scales``; enlarged when its indices are small,
+    PHOTO_ENLARGE), the namer at four turns, the merge and
     the suit reader.  ``tuning`` scores the tuning photos instead of the held-out ones (to
     choose a setting without looking at the photos it is reported on).  ``diagnose`` also
     says, per deck, what became of every labelled index (:func:`index_outcome`: not found by
@@ -502,14 +503,14 @@ def evaluate_real_detect(namer: Path | None, suit_reader: Path | None, src: Path
     ``int8=False``: the float finder and namer only.  ``webcam_px`` reads each photo as a
     webcam far above the table would show it, its median index that many pixels tall
     (:func:`.webcam_view.webcam_view`; photos whose indices are smaller are left out)."""
-    from cardref.vision.detector import PHOTO_SCALES, DetectorRules, load_detector
+    from cardref.vision.detector import PHOTO_ENLARGE, PHOTO_SCALES, DetectorRules, load_detector
 
     from .webcam_view import webcam_view
 
     scales = tuple(scales or PHOTO_SCALES)
     det = load_detector(backend, namer=namer if namer is not None else False, scales=scales,
                         suit_reader=suit_reader if suit_reader is not None else False, int8=int8,
-                        rules=DetectorRules.without(disabled))
+                        rules=DetectorRules.without(disabled), enlarge=PHOTO_ENLARGE)
     root = mapped_real_cards(src, mapped).parent
     images = _real_images(root, held_out_only, limit, tuning)
     if diagnose and getattr(det, "namer", None) is None:

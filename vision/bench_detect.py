@@ -279,7 +279,7 @@ def bench_accuracy(args: argparse.Namespace, n: int) -> None:
 
 def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
     """Card F1 per index-height band (issue #33, item 2) of the default backend, read as
-    ``cardref detect`` reads a photo (its photo scales) and as one look at scale 1."""
+    ``cardref detect`` reads a photo (its photo scales and enlarged look) and as one look at scale 1."""
     try:
         from cardref.datasets.faces import list_designs
         from cardref.datasets.scale_bands import BANDS, band_scenes, scene_views, views_result
@@ -287,17 +287,19 @@ def bench_scale_bands(args: argparse.Namespace, n: int) -> None:
     except Exception as exc:  # noqa: BLE001 - the generator is optional here
         print(f"scale bands: rendered scenes not available ({exc})")
         return
-    from cardref.vision.detector import PHOTO_SCALES
+    from cardref.vision.detector import PHOTO_ENLARGE, PHOTO_SCALES
 
-    paths = {"detect": tuple(PHOTO_SCALES), "scale 1": (1.0,)}
+    paths = {"detect": (tuple(PHOTO_SCALES), PHOTO_ENLARGE), "scale 1": ((1.0,), 1.0)}
     try:
-        dets = {name: load_detector("auto", args.model, threads=args.threads, scales=scales, **_conf(args))
-                for name, scales in paths.items()}
+        dets = {name: load_detector("auto", args.model, threads=args.threads, scales=scales, enlarge=enlarge,
+                                    **_conf(args))
+                for name, (scales, enlarge) in paths.items()}
     except DetectorError as exc:
         print(f"scale bands: no detector ({exc})")
         return
     print(f"card F1 per index-height band, {n} rendered 1280x720 scenes a band of {len(designs)} held-out "
-          f"designs, backend {dets['detect'].name} (photo scales {', '.join(map(str, PHOTO_SCALES))}):")
+          f"designs, backend {dets['detect'].name} (photo scales {', '.join(map(str, PHOTO_SCALES))}, "
+          f"enlarged {PHOTO_ENLARGE:g}x when the indices are small):")
     for band in BANDS:
         scenes, off = band_scenes(band, n, designs, seed=3)
         views = scene_views(scenes)

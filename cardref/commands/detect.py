@@ -39,6 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="frame scales to look at, pooled (default 1,0.4: the image as it is and, unless "
                         "its indices are already at a webcam's scale, shrunk to 0.4, for close-up photos; "
                         "'--scales 1': the first look only, as cardref watch does)")
+    p.add_argument("--enlarge", type=float, default=None, metavar="X",
+                   help="when the indices found are small for the finder (a webcam far above the table), "
+                        "look again at the image enlarged X times (default 2; '--enlarge 1': never, as "
+                        "cardref watch does; rule enlarged-look)")
     p.add_argument("--deck", type=Path, metavar="DECK.npz",
                    help="a deck enrolled with cardref enrol-deck: readings are weighed against it")
     p.add_argument("--corners", action="store_true", help="also list each card's corner boxes")
@@ -120,7 +124,14 @@ def _table(image: Path, cards: list, ms: float, corners: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from cardref.vision.detector import PHOTO_SCALES, DetectorError, DetectorRules, RuleTrace, load_detector
+    from cardref.vision.detector import (
+        PHOTO_ENLARGE,
+        PHOTO_SCALES,
+        DetectorError,
+        DetectorRules,
+        RuleTrace,
+        load_detector,
+    )
     from cardref.vision.detector.draw import annotate
 
     images, problems = collect_images(args.paths, args.recursive)
@@ -134,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         detector = load_detector(args.backend, args.model, imgsz=args.imgsz,
                                  namer=args.namer if args.namer is not None else True,
                                  scales=args.scales or PHOTO_SCALES, int8=not args.no_int8,
+                                 enlarge=PHOTO_ENLARGE if args.enlarge is None else args.enlarge,
                                  rules=DetectorRules.without(args.disable_rule), **kwargs)
         if args.deck is not None:
             from cardref.vision.detector.deck import DeckProfile

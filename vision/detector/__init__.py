@@ -41,11 +41,13 @@ from .backends import (
 from .body import BODY_STEM, SuitReader
 from .confidence import ConfidenceCalibration, calibration_for
 from .decode import nms
+from .enlarge import ENLARGE, enlarged_corners, indices_small
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
+from .scale import DEFAULT_EXPORT_SHAPE, finder_scale
 from .rules import DEFAULT_RULES, DetectorRules, RuleTrace, trace_merge, trace_renamed
 
 __all__ = [
@@ -121,6 +123,11 @@ class Detector:
     #: :data:`PHOTO_SCALES` adds a look at 0.4 for close-up photos, whose indices are larger
     #: than a webcam's.
     scales: tuple[float, ...] = (1.0,)
+    #: When the indices found are too small for the finder (:func:`.enlarge.indices_small`),
+    #: it looks once more at the frame enlarged this many times and the boxes are pooled
+    #: (rule ``enlarged-look``, :mod:`.enlarge`); ``1.0``: never.  :data:`PHOTO_ENLARGE` for
+    #: still images; live video keeps 1.0 (four times the finder's work on such a frame).
+    enlarge: float = 1.0
     #: Reads the suit again from the face of each pip card seen by two indices (:mod:`.body`).
     suits: SuitReader | None = None
     #: Names each joker big or small by the colour of its ink (:mod:`.joker_ink`).
@@ -147,6 +154,28 @@ class Detector:
         return [replace(c, box=tuple(v / scale for v in c.box)) for c in self.backend.detect_corners(small)]
 
     def find_corners(self, frame_bgr: np.ndarray, trace: RuleTrace | None = None) -> list[CornerDetection]:
+        """The finder's corner boxes at every scale, pooled, not yet named (:meth:`_scaled_looks`),
+        and with rule ``enlarged-look`` (when :attr:`enlarge` is above 1) those of the frame
+        enlarged, when the indices found are too small for the finder."""
+        found = self._scaled_looks(frame_bgr, trace)
+        if self.enlarge <= 1.0 or not self.rules.on("enlarged-look"):
+            return found
+        h, w = frame_bgr.shape[:2]
+        if not indices_small(found, finder_scale((w, h), self._input_hw() or DEFAULT_EXPORT_SHAPE)):
+            return found
+        pooled = pool_scales([found, enlarged_corners(frame_bgr, self.enlarge, self._input_hw(),
+                                                      self.backend.detect_corners)])
+        if trace is not None:
+            trace.note("enlarged-look", f"indices small: {len(found)} boxes -> {len(pooled)} with the frame "
+                       f"enlarged {self.enlarge:g}x")
+        return pooled
+
+    def _input_hw(self) -> tuple[int, int] | None:
+        """The finder's input (height, width) where its backend says (the exports do)."""
+        shape = getattr(self.backend, "input_shape", None)
+        return (int(shape[0]), int(shape[1])) if shape is not None else None
+
+    def _scaled_looks(self, frame_bgr: np.ndarray, trace: RuleTrace | None = None) -> list[CornerDetection]:
         """The finder's corner boxes at every scale, pooled, not yet named.  The looks after
         the first (shrunk frames, for indices larger than a webcam's; rule ``second-look``)
         are skipped when the first already found the indices at a webcam's scale
@@ -237,6 +266,8 @@ class Detector:
 #: gave 0.7699 against 0.7495 at 0.5.  A webcam frame among the images gets the first look
 #: only (:func:`at_camera_scale`).
 PHOTO_SCALES = (1.0, 0.4)
+#: The enlarged look of still images (``cardref detect``): see :mod:`.enlarge`.
+PHOTO_ENLARGE = ENLARGE
 #: A look finding at least CAMERA_SCALE_MIN_CORNERS indices of confidence CAMERA_SCALE_CONF
 #: or more, whose median size as the finder sees them is under CAMERA_SCALE_INDEX_PX, saw
 #: a webcam frame: its indices are at the scale the finder is trained on (12-25 px), and a
@@ -254,8 +285,6 @@ CAMERA_SCALE_INDEX_PX = 32.0
 def at_camera_scale(corners: list[CornerDetection], frame_hw: tuple[int, int], scale: float = 1.0) -> bool:
     """Whether ``corners`` (found in a frame of ``frame_hw`` looked at at ``scale``; boxes in
     frame pixels) are a webcam's indices (see CAMERA_SCALE_INDEX_PX)."""
-    from .scale import finder_scale
-
     h, w = frame_hw
     r = finder_scale((max(1, round(w * scale)), max(1, round(h * scale)))) * scale
     sizes = [index_size(c) * r for c in corners if c.conf >= CAMERA_SCALE_CONF]
@@ -312,7 +341,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
                   iou: float = DEFAULT_IOU, imgsz: int | None = None, threads: int | None = None,
                   merge: MergeSettings = DEFAULT_MERGE, namer: str | Path | bool = True,
                   scales: tuple[float, ...] = (1.0,), suit_reader: str | Path | bool = True,
-                  int8: bool = True, rules: DetectorRules = DEFAULT_RULES, calibrated: bool = True) -> Detector:
+                  int8: bool = True, rules: DetectorRules = DEFAULT_RULES, calibrated: bool = True,
+                  enlarge: float = 1.0) -> Detector:
     """Build a :class:`Detector`.
 
     ``backend`` is ``"auto"`` (the fastest installed backend whose model file exists) or one
@@ -330,7 +360,10 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
     are the fast ones.  ``rules``: which hand-written rules are on (:mod:`.rules`).
     ``calibrated``: use the shipped confidence calibration (``models/confidence.json``) when
     it was fitted for these model files (:mod:`.confidence`); ``False`` keeps raw scores.
+    ``enlarge``: see :attr:`Detector.enlarge` (1 or more; :data:`PHOTO_ENLARGE` for stills).
     """
+    if not enlarge >= 1.0:
+        raise DetectorError(f"the detector's enlarged look must be 1 (none) or more, not {enlarge!r}")
     if not scales or any(not 0 < s <= 1 for s in scales):
         raise DetectorError(f"detector scales must lie in (0, 1], not {scales!r}")
     if backend != "auto" and backend not in BACKENDS:
@@ -355,7 +388,8 @@ def load_detector(backend: str = "auto", model: str | Path | None = None, conf: 
                 namer_ = _load_namer(namer, found, threads, conf, int8)
                 reader = _load_suit_reader(suit_reader, namer_, threads)
                 confidence = _load_confidence(path, namer_, reader) if calibrated else None
-                return Detector(found, merge, namer_, tuple(scales), reader, rules=rules, confidence=confidence)
+                return Detector(found, merge, namer_, tuple(scales), float(enlarge), reader, rules=rules,
+                                confidence=confidence)
             tried.append(path)
     if backend == "auto" and not available_backends():
         raise BackendUnavailableError("auto", "none of openvino, onnxruntime, ultralytics is installed")

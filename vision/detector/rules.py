@@ -42,6 +42,9 @@ RULES: tuple[Rule, ...] = (
          "a close-up's large indices come near the size the finder was trained at"),
     Rule("camera-scale", "finder",
          "skip the second look when the first found indices at a webcam's scale (at_camera_scale)"),
+    Rule("enlarged-look", "finder",
+         "when the indices found are small for the finder or none is confident, look again at the frame "
+         "enlarged (Detector.enlarge, PHOTO_ENLARGE; enlarge.indices_small) and pool the boxes"),
     Rule("specks", "finder",
          "in a close-up, drop boxes under SPECK_SHARE of the median confident index size (drop_specks)"),
     Rule("inverted-ink", "namer",

@@ -121,3 +121,22 @@ def test_no_int8_runs_the_float_models(capsys, monkeypatch: pytest.MonkeyPatch) 
     assert _detect(capsys, "--json", str(FRAMES[0]))[0] == 0
     assert _detect(capsys, "--json", "--no-int8", str(FRAMES[0]))[0] == 0
     assert seen == [True, False]
+
+
+def test_a_bad_enlarge_is_a_clear_error(capsys) -> None:
+    code, _, err = _detect(capsys, "--enlarge", "0.5", str(FRAMES[0]))
+    assert code == 2 and "enlarged look must be 1 (none) or more" in err
+
+
+def test_enlarge_one_takes_no_enlarged_look(capsys, tmp_path: Path) -> None:
+    """A frame shrunk until its indices are small (or none is confident) is looked at again
+    enlarged by default; with --enlarge 1 never."""
+    import cv2
+
+    frame = cv2.imread(str(FRAMES[0]))
+    small = tmp_path / "far.png"
+    cv2.imwrite(str(small), cv2.resize(frame, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA))
+    code, out, _ = _detect(capsys, "--trace-rules", "--enlarge", "1", str(small))
+    assert code == 0 and "enlarged-look" not in out
+    code, out, _ = _detect(capsys, "--trace-rules", str(small))
+    assert code == 0 and "rule enlarged-look: indices small" in out

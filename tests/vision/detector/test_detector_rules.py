@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardref.vision.detector import Detector, DetectorError, RuleTrace
-from cardref.vision.detector.merge import DEFAULT_MERGE, MergeSettings, merge_corners
+from cardref.vision.detector.merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from cardref.vision.detector.rules import RULE_NAMES, RULES, DetectorRules, card_difference, rule
 from cardref.vision.types import CornerDetection
 
@@ -105,6 +105,37 @@ def test_finder_rules_switch_and_trace(boxes, off, n, traced) -> None:
     assert len(found) == n
     assert [name for name, _ in trace.changes] == traced
     assert det.find_corners(FRAME) == found  # the trace changes nothing
+
+
+# a webcam frame far above the table: small indices, and the enlarged frame (1280 wide) shows
+# them twice as large, one index more and a speck of noise (5 px in the frame's pixels)
+SMALL = {640: [_box(40 * i, 300, 16) for i in range(1, 6)],
+         1280: [_box(80 * i, 600, 32) for i in range(1, 6)] + [_box(900, 900, 30), _box(100, 1000, 10)]}
+# nothing confident at the frame's own size: the enlarged look is taken too
+FAINT = {640: [_box(100, 100, 14, conf=0.2)], 1280: [_box(200, 200, 28), _box(600, 200, 28)]}
+
+ENLARGED_CASES = [
+    # (frame's boxes, rules off, boxes expected, rules in the trace)
+    (SMALL, [], 6, ["camera-scale", "enlarged-look"]),  # 5 + the new index; the speck dropped
+    (SMALL, ["enlarged-look"], 5, ["camera-scale"]),
+    (FAINT, [], 2, ["enlarged-look"]),  # the faint box is one of the two enlarged
+    (CLOSE_UP, [], 4, ["second-look", "specks"]),  # a close-up's indices are large: never enlarged
+]
+
+
+@pytest.mark.parametrize(("boxes", "off", "n", "traced"), ENLARGED_CASES)
+def test_enlarged_look_switches_and_traces(boxes, off, n, traced) -> None:
+    det = Detector(FakeFinder(boxes), scales=(1.0, 0.4), enlarge=2.0, rules=DetectorRules.without(off))
+    trace = RuleTrace()
+    found = det.find_corners(FRAME, trace)
+    assert len(found) == n
+    assert [name for name, _ in trace.changes] == traced
+    assert all(index_size(c) >= 8 for c in found if c not in boxes[640])
+
+
+def test_no_enlarged_look_unless_asked() -> None:
+    """Live video (enlarge 1, the default) never takes it: four times the finder's work."""
+    assert len(Detector(FakeFinder(SMALL), scales=(1.0, 0.4)).find_corners(FRAME)) == 5
 
 
 def test_merge_rules_trace_what_they_changed() -> None:
