@@ -29,6 +29,8 @@ import yaml
 from cardref.vision.classes import CLASS_NAMES, foreign_class_map
 from cardref.vision.types import CornerDetection, box_centre, box_iou
 
+from .real_label_fixes import corrected
+
 #: The shared real photos: beside the checkout (``../shared/data/real-cards``), or $CARDREF_REAL_CARDS.
 REAL_CARDS = Path(os.environ.get("CARDREF_REAL_CARDS")
                   or Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards")
@@ -93,11 +95,13 @@ def mapped_dir_for(src: Path) -> Path:
 def mapped_real_cards(src: Path = REAL_CARDS, dst: Path | None = None) -> Path:
     """The photos of ``src`` (the real-cards set, or any photos labelled in YOLO format with
     their data.yaml) with labels in our class order (BACK dropped), in ``dst`` (default
-    :func:`mapped_dir_for`); photos no longer in ``src`` are dropped.  Returns its data.yaml."""
+    :func:`mapped_dir_for`); photos no longer in ``src`` are dropped.  The shared real-cards
+    set's known wrong labels are corrected (:mod:`.real_label_fixes`).  Returns its data.yaml."""
     src = Path(src)
     dst = Path(dst) if dst is not None else mapped_dir_for(src)
     meta = yaml.safe_load((src / "data.yaml").read_text())
     cmap = foreign_class_map(meta["names"])
+    fixes = src.resolve() == Path(REAL_CARDS).resolve()  # the shared set's known wrong labels
     (dst / "images").mkdir(parents=True, exist_ok=True)
     (dst / "labels").mkdir(parents=True, exist_ok=True)
     present = {img.name for img in (src / "images").iterdir()}
@@ -115,7 +119,10 @@ def mapped_real_cards(src: Path = REAL_CARDS, dst: Path | None = None) -> Path:
             for line in lab.read_text().splitlines():
                 parts = line.split()
                 if len(parts) >= 5 and cmap.get(int(float(parts[0]))) is not None:
-                    lines.append(" ".join([str(cmap[int(float(parts[0]))]), *parts[1:5]]))
+                    ours = cmap[int(float(parts[0]))]
+                    if fixes:
+                        ours = CLASS_NAMES.index(corrected(img.stem, CLASS_NAMES[ours]))
+                    lines.append(" ".join([str(ours), *parts[1:5]]))
         (dst / "labels" / (img.stem + ".txt")).write_text("".join(x + "\n" for x in lines))
     return write_data_yaml(dst / "data.yaml", "images", "images")
 

@@ -98,6 +98,34 @@ def test_real_cards_labels_are_mapped(tmp_path):
     assert [round(v, 6) for v in corners[0].box] == [45.0, 90.0, 55.0, 110.0]
 
 
+def _labelled_set(root, stem: str):
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    (root / "data.yaml").write_text("names:\n  0: QC\n  1: 5D\n")
+    (root / "images" / f"{stem}.jpg").write_bytes(b"x")
+    (root / "labels" / f"{stem}.txt").write_text("0 0.3 0.3 0.1 0.1\n0 0.8 0.8 0.1 0.1\n1 0.1 0.7 0.1 0.1\n")
+
+
+def _mapped_codes(y, stem: str) -> list[str]:
+    return [c.card for c in read_yolo_labels(y.parent / "labels" / f"{stem}.txt", 100, 100)]
+
+
+def test_the_shared_sets_known_wrong_labels_are_corrected(tmp_path, monkeypatch):
+    """A photo of the shared set whose label names another card than it shows (an ace of
+    clubs labelled QC, real_label_fixes.FIXES) is mapped with the card it shows; the same
+    name in your own photos is left as labelled."""
+    from cardref.datasets import evaluate, real_label_fixes
+
+    stem = "phone-iphone-IMG_7768"
+    assert real_label_fixes.corrected(stem, "QC") == "AC" and real_label_fixes.corrected(stem, "5D") == "5D"
+    assert real_label_fixes.corrected("another-photo", "QC") == "QC"
+    _labelled_set(tmp_path / "shared", stem)
+    monkeypatch.setattr(evaluate, "REAL_CARDS", tmp_path / "shared")
+    assert _mapped_codes(mapped_real_cards(tmp_path / "shared", tmp_path / "a"), stem) == ["AC", "AC", "5D"]
+    _labelled_set(tmp_path / "mine", stem)
+    assert _mapped_codes(mapped_real_cards(tmp_path / "mine", tmp_path / "b"), stem) == ["QC", "QC", "5D"]
+
+
 def test_evaluation_runs_the_boxes_through_the_namer(small_library, tmp_path):
     """With a namer that calls every box 'not a corner', nothing is predicted; without it the
     fixture detector's own names are scored."""
