@@ -11,6 +11,7 @@ confidence calibration (``cardref calibrate-conf``) and the finder's training co
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 
 import cv2
@@ -40,3 +41,39 @@ def webcam_view(image: np.ndarray, corners: Sequence[CornerDetection], index_px:
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
     scaled = [CornerDetection(c.card, c.conf, tuple(v * s for v in c.box)) for c in corners]
     return (cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else small), scaled
+
+
+#: Frame size and grey level of :func:`table_frames`: a 720p webcam's frame.
+FRAME_SIZE = (1280, 720)
+FRAME_FILL = 90
+
+
+def table_frames(views: Sequence[tuple[np.ndarray, Counter, float]], size: tuple[int, int] = FRAME_SIZE,
+                 fill: int = FRAME_FILL) -> list[tuple[np.ndarray, Counter, float]]:
+    """Webcam views of photos (BGR image, its cards, its index height) laid out side by
+    side, row after row, on ``size`` (width, height) frames of grey ``fill``: real cards as a
+    whole webcam frame shows many of them, which the finder reads with the frame's context
+    (and, enlarged, in tiles) rather than alone on a padded canvas.  Each frame holds the
+    cards of the views on it; a view larger than the frame is left out."""
+    w, h = size
+    frames: list[tuple[np.ndarray, Counter, float]] = []
+    frame, cards, pxs = None, Counter(), []
+    x = y = row = 0
+    for image, its_cards, px in views:
+        ih, iw = image.shape[:2]
+        if iw > w or ih > h:
+            continue
+        if x + iw > w:
+            x, y, row = 0, y + row, 0
+        if frame is None or y + ih > h:
+            if frame is not None:
+                frames.append((frame, cards, float(statistics.median(pxs))))
+            frame, cards, pxs = np.full((h, w, 3), fill, np.uint8), Counter(), []
+            x = y = row = 0
+        frame[y:y + ih, x:x + iw] = image
+        cards.update(its_cards)
+        pxs.append(px)
+        x, row = x + iw, max(row, ih)
+    if frame is not None:
+        frames.append((frame, cards, float(statistics.median(pxs))))
+    return frames

@@ -342,7 +342,7 @@ def bench_shrunk_real(det, photos: list) -> None:  # noqa: ANN001 - a Detector; 
     """The held-out real photos shrunk into the webcam bands (and JPEG-compressed as a
     video stream is), so that real cards, not renders, are read at a webcam's index heights."""
     from cardref.datasets.scale_bands import WEBCAM_BANDS, shrunk_photo_views, views_result
-    from cardref.datasets.webcam_view import WEBCAM_JPEG
+    from cardref.datasets.webcam_view import FRAME_SIZE, WEBCAM_JPEG, table_frames
 
     print(f"the same photos shrunk so that their median index lands mid-band (JPEG {WEBCAM_JPEG}), "
           f"as a webcam above the table shows real cards:")
@@ -352,6 +352,10 @@ def bench_shrunk_real(det, photos: list) -> None:  # noqa: ANN001 - a Detector; 
         print(f"  index {band[0]:>2}-{band[1]:<2} px (median {res.index_px:.1f}; {res.scenes} photos, {res.cards} cards,"
               f" {too_small} already smaller): F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})  "
               f"{cpu_tag()}")
+        frames = table_frames(views)
+        res = views_result(band, frames, 0, lambda frame: [c.card for c in det.detect(frame)])
+        print(f"    laid out on {len(frames)} {FRAME_SIZE[0]}x{FRAME_SIZE[1]} frames, as one webcam frame shows many "
+              f"cards: F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})  {cpu_tag()}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ import pytest
 
 from cardref.datasets.real_webcam import INDEX_PX, _turned, composite, write_composites, yolo_lines
 from cardref.datasets.scale_bands import shrunk_photo_views
-from cardref.datasets.webcam_view import webcam_view
+from cardref.datasets.webcam_view import table_frames, webcam_view
 from cardref.vision.detector.merge import index_size
 from cardref.vision.types import CornerDetection
 
@@ -155,3 +155,26 @@ def test_the_finders_mixed_set_lists_the_composites_once(tmp_path: Path) -> None
     assert len(tuned) == 2 * len(set(tuned)) and set(tuned)          # the tuning photos, twice over
     assert [line for line in lines if "rw" in Path(line).name] == [str(p.resolve()) for p in extra]
     assert "real_webcam: 2" in yaml_path.read_text()
+
+
+def test_table_frames_lay_every_view_out_once_within_the_frame() -> None:
+    """Views of different sizes, each a solid colour of its own: every one lands whole on
+    one frame, none over another, and each frame holds the cards of its views."""
+    rng = np.random.default_rng(5)
+    views = []
+    for i in range(23):
+        h, w = int(rng.integers(80, 400)), int(rng.integers(80, 500))
+        views.append((np.full((h, w, 3), (i + 1) * 10, np.uint8), Counter({f"{i % 9 + 2}S": 1, "AH": i % 2}), 15.0))
+    views.append((np.zeros((800, 100, 3), np.uint8), Counter({"KS": 1}), 15.0))  # taller than a frame: left out
+    frames = table_frames(views, (640, 480), fill=255)
+    assert all(f.shape == (480, 640, 3) for f, _, _ in frames)
+    seen = Counter()
+    for frame, cards, px in frames:
+        colours = {int(v) for v in np.unique(frame[..., 0])} - {255}
+        for c in colours:
+            h, w = views[c // 10 - 1][0].shape[:2]
+            assert (frame[..., 0] == c).sum() == h * w  # whole, and nothing painted over it
+        assert cards == sum((views[c // 10 - 1][1] for c in colours), Counter())
+        seen.update(colours)
+        assert px == 15.0
+    assert sorted(seen) == [(i + 1) * 10 for i in range(23)] and set(seen.values()) == {1}
