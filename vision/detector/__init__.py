@@ -47,8 +47,8 @@ from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int
 from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
-from .scale import DEFAULT_EXPORT_SHAPE, finder_scale
 from .rules import DEFAULT_RULES, DetectorRules, RuleTrace, trace_merge, trace_renamed
+from .scale import DEFAULT_EXPORT_SHAPE, finder_scale
 
 __all__ = [
     "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "SuitReader", "DetectorError", "ModelFileError", "BackendUnavailableError",
@@ -126,7 +126,7 @@ class Detector:
     #: When the indices found are too small for the finder (:func:`.enlarge.indices_small`),
     #: it looks once more at the frame enlarged this many times and the boxes are pooled
     #: (rule ``enlarged-look``, :mod:`.enlarge`); ``1.0``: never.  :data:`PHOTO_ENLARGE` for
-    #: still images; live video keeps 1.0 (four times the finder's work on such a frame).
+    #: still images; live video keeps 1.0 (about five times the finder's work on a 720p frame).
     enlarge: float = 1.0
     #: Reads the suit again from the face of each pip card seen by two indices (:mod:`.body`).
     suits: SuitReader | None = None
