@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scales", type=scales_arg, default=None, metavar="S[,S...]",
                    help="frame scales to look at, pooled (default 1,0.4: the image as it is and, unless "
                         "its indices are already at a webcam's scale, shrunk to 0.4, for close-up photos; "
-                        "'--scales 1': the first look only, as cardref watch does)")
+                        "'--scales 1 --enlarge 1': the first look only, as cardref watch does)")
     p.add_argument("--enlarge", type=float, default=None, metavar="X",
                    help="when the indices found are small for the finder (a webcam far above the table), "
                         "look again at the image enlarged X times (default 2; '--enlarge 1': never, as "
