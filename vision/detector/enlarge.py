@@ -14,8 +14,8 @@ The look is taken only when the indices already found are small (:func:`indices_
 a close-up photo's indices are large, and enlarging it would make them larger than any the
 finder was trained on.  An enlarged frame larger than the finder's input is cut into
 overlapping tiles of the input's size (:func:`tiles_for`), so that the finder sees it at
-full size; each tile keeps the corners whose centre lies in its own part, and boxes seen
-in two tiles are pooled.  Measured effects are in ``models/README.md`` ("Detector rules")
+full size; each tile keeps the corners whose centre lies in its own part.  Boxes under
+:data:`MIN_INDEX_PX` in the frame's pixels are dropped (noise found as specks).  Measured effects are in ``models/README.md`` ("Detector rules")
 and ``docs/vision-detector.md``.
 """
 
@@ -65,8 +65,8 @@ def indices_small(corners: list[CornerDetection], seen_scale: float,
 
 
 def _starts(length: int, window: int, margin: int) -> list[int]:
-    """Window starts along one side: windows of ``window`` px overlapping by ``2 * margin``
-    that cover ``length`` px (one window when it fits)."""
+    """Window starts along one side: the fewest windows of ``window`` px, overlapping by at
+    least ``2 * margin`` and spread evenly, that cover ``length`` px (one when it fits)."""
     if length <= window:
         return [0]
     step = window - 2 * margin
