@@ -41,7 +41,7 @@ from .backends import (
 from .body import BODY_STEM, SuitReader
 from .confidence import ConfidenceCalibration, calibration_for
 from .decode import nms
-from .enlarge import ENLARGE, enlarged_corners, indices_small
+from .enlarge import ENLARGE, MIN_INDEX_PX, enlarged_corners, indices_small
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 from .int8 import int8_sibling, is_fresh, is_int8_copy, passes_check, prefer_int8
 from .joker_ink import settle_jokers
@@ -124,7 +124,8 @@ class Detector:
     #: than a webcam's.
     scales: tuple[float, ...] = (1.0,)
     #: When the indices found are too small for the finder (:func:`.enlarge.indices_small`),
-    #: it looks once more at the frame enlarged this many times and the boxes are pooled
+    #: it looks once more at the frame enlarged this many times (from the scale it first saw
+    #: the frame at: a 1080p frame, seen at 2/3, is looked at 4/3 its size) and the boxes are pooled
     #: (rule ``enlarged-look``, :mod:`.enlarge`); ``1.0``: never.  :data:`PHOTO_ENLARGE` for
     #: still images; live video keeps 1.0 (about five times the finder's work on a 720p frame).
     enlarge: float = 1.0
@@ -161,13 +162,17 @@ class Detector:
         if self.enlarge <= 1.0 or not self.rules.on("enlarged-look"):
             return found
         h, w = frame_bgr.shape[:2]
-        if not indices_small(found, finder_scale((w, h), self._input_hw() or DEFAULT_EXPORT_SHAPE)):
+        seen = finder_scale((w, h), self._input_hw() or DEFAULT_EXPORT_SHAPE)
+        if not indices_small(found, seen):
             return found
-        pooled = pool_scales([found, enlarged_corners(frame_bgr, self.enlarge, self._input_hw(),
-                                                      self.backend.detect_corners)])
+        # enlarged from what the finder first saw: a frame it saw shrunk (1080p, 4K) is looked
+        # at in tiles at enlarge x that scale, not enlarge x its own pixels
+        factor = self.enlarge * seen
+        pooled = pool_scales([found, enlarged_corners(frame_bgr, factor, self._input_hw(),
+                                                      self.backend.detect_corners, MIN_INDEX_PX / seen)])
         if trace is not None:
             trace.note("enlarged-look", f"indices small: {len(found)} boxes -> {len(pooled)} with the frame "
-                       f"enlarged {self.enlarge:g}x")
+                       f"at {factor:g}x its size")
         return pooled
 
     def _input_hw(self) -> tuple[int, int] | None:

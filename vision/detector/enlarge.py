@@ -44,7 +44,8 @@ ENLARGE = 2.0
 SMALL_INDEX_PX = 24.0
 #: A corner this confident counts towards the median (as :data:`.CAMERA_SCALE_CONF`).
 CONFIDENT = 0.5
-#: Boxes of the enlarged look smaller than this, in the frame's own pixels, are dropped: no
+#: Boxes of the enlarged look smaller than this, in the frame's pixels as the finder first saw
+#: them (its own pixels, for a frame no larger than the finder's input), are dropped: no
 #: index that small can be read, and an enlarged frame's noise and dust are found there as
 #: specks 3-8 px tall (a webcam's indices are 10 px and more).
 #: Chosen on the real tuning photos at a 12 px index: card F1 0.867 with 6 px, 0.873 with 8,
@@ -98,11 +99,13 @@ def tiles_for(frame_hw: tuple[int, int], input_hw: tuple[int, int], margin: int 
 def enlarged_corners(frame_bgr: np.ndarray, factor: float, input_hw: tuple[int, int] | None,
                      detect: Callable[[np.ndarray], list[CornerDetection]],
                      min_px: float = MIN_INDEX_PX) -> list[CornerDetection]:
-    """The corners ``detect`` (a finder's ``detect_corners``) finds in ``frame_bgr`` enlarged
-    ``factor`` times (bicubic), boxes in the frame's own pixels.  An enlarged frame larger
+    """The corners ``detect`` (a finder's ``detect_corners``) finds in ``frame_bgr`` resized
+    ``factor`` times (bicubic; by pixel area for a factor under 1, the enlarged look of a frame
+    larger than the finder's input), boxes in the frame's own pixels.  An enlarged frame larger
     than ``input_hw`` is looked at in tiles (:func:`tiles_for`); ``None``: in one piece.
     Boxes under ``min_px`` in the frame's pixels are left out (:data:`MIN_INDEX_PX`)."""
-    big = cv2.resize(frame_bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    big = cv2.resize(frame_bgr, None, fx=factor, fy=factor,
+                     interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
     if input_hw is None:
         tiles = [((0, 0, big.shape[1], big.shape[0]), (0.0, 0.0, float(big.shape[1]), float(big.shape[0])))]
     else:

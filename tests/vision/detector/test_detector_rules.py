@@ -133,6 +133,19 @@ def test_enlarged_look_switches_and_traces(boxes, off, n, traced) -> None:
     assert all(index_size(c) >= 8 for c in found if c not in boxes[640])
 
 
+def test_a_frame_the_finder_saw_shrunk_is_enlarged_from_that_scale() -> None:
+    """A 1080p frame is seen at 2/3 of its size: its enlarged look is at 4/3 (2560 wide), and
+    the smallest box kept is 8 px as the finder first saw it (12 px of the frame's)."""
+    frame = np.full((1080, 1920, 3), 200, np.uint8)
+    seen = [_box(60 * i, 300, 21) for i in range(1, 6)]            # 14 px as the finder sees them
+    bigger = [_box(80 * i, 400, 28) for i in range(1, 6)]           # the same, at 4/3
+    boxes = {1920: seen, 2560: bigger + [_box(1200, 1200, 27), _box(100, 1300, 14)]}  # one more; a speck
+    trace = RuleTrace()
+    found = Detector(FakeFinder(boxes), enlarge=2.0).find_corners(frame, trace)
+    assert len(found) == 6 and min(index_size(c) for c in found) > 12
+    assert trace.changes == [("enlarged-look", "indices small: 5 boxes -> 6 with the frame at 1.33333x its size")]
+
+
 def test_no_enlarged_look_unless_asked() -> None:
     """Live video (enlarge 1, the default) never takes it: four times the finder's work."""
     assert len(Detector(FakeFinder(SMALL), scales=(1.0, 0.4)).find_corners(FRAME)) == 5
