@@ -344,16 +344,19 @@ def bench_shrunk_real(det, photos: list) -> None:  # noqa: ANN001 - a Detector; 
     from cardref.datasets.scale_bands import WEBCAM_BANDS, shrunk_photo_views, views_result
     from cardref.datasets.webcam_view import FRAME_SIZE, WEBCAM_JPEG, table_frames
 
+    def read(frame: np.ndarray) -> list[str]:
+        return [c.card for c in det.detect(frame)]
+
     print(f"the same photos shrunk so that their median index lands mid-band (JPEG {WEBCAM_JPEG}), "
           f"as a webcam above the table shows real cards:")
     for band in WEBCAM_BANDS:
         views, too_small = shrunk_photo_views(photos, band)
-        res = views_result(band, views, too_small, lambda frame: [c.card for c in det.detect(frame)])
+        res = views_result(band, views, too_small, read)
         print(f"  index {band[0]:>2}-{band[1]:<2} px (median {res.index_px:.1f}; {res.scenes} photos, {res.cards} cards,"
               f" {too_small} already smaller): F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})  "
               f"{cpu_tag()}")
         frames = table_frames(views)
-        res = views_result(band, frames, 0, lambda frame: [c.card for c in det.detect(frame)])
+        res = views_result(band, frames, 0, read)
         print(f"    laid out on {len(frames)} {FRAME_SIZE[0]}x{FRAME_SIZE[1]} frames, as one webcam frame shows many "
               f"cards: F1 {res.f1:.3f} (P {res.precision:.3f} R {res.recall:.3f})  {cpu_tag()}")
 

@@ -48,7 +48,7 @@ from .joker_ink import settle_jokers
 from .merge import DEFAULT_MERGE, MergeSettings, index_size, merge_corners
 from .namer import NAMER_STEM, CornerNamer
 from .rules import DEFAULT_RULES, DetectorRules, RuleTrace, trace_merge, trace_renamed
-from .scale import DEFAULT_EXPORT_SHAPE, finder_scale
+from .scale import CONFIDENT_INDEX, DEFAULT_EXPORT_SHAPE, confident_index_sizes, finder_scale
 
 __all__ = [
     "BACKENDS", "CornerDetector", "CornerNamer", "Detector", "SuitReader", "DetectorError", "ModelFileError", "BackendUnavailableError",
@@ -162,13 +162,14 @@ class Detector:
         if self.enlarge <= 1.0 or not self.rules.on("enlarged-look"):
             return found
         h, w = frame_bgr.shape[:2]
-        seen = finder_scale((w, h), self._input_hw() or DEFAULT_EXPORT_SHAPE)
+        input_hw = self._input_hw()
+        seen = finder_scale((w, h), input_hw or DEFAULT_EXPORT_SHAPE)
         if not indices_small(found, seen):
             return found
         # enlarged from what the finder first saw: a frame it saw shrunk (1080p, 4K) is looked
         # at in tiles at enlarge x that scale, not enlarge x its own pixels
         factor = self.enlarge * seen
-        pooled = pool_scales([found, enlarged_corners(frame_bgr, factor, self._input_hw(),
+        pooled = pool_scales([found, enlarged_corners(frame_bgr, factor, input_hw,
                                                       self.backend.detect_corners, MIN_INDEX_PX / seen)])
         if trace is not None:
             trace.note("enlarged-look", f"indices small: {len(found)} boxes -> {len(pooled)} with the frame "
@@ -283,7 +284,7 @@ PHOTO_ENLARGE = ENLARGE
 #: instead of 0.5, 0.9313: a close-up's pips and letters found small) and the frames
 #: (0.7375 -> 0.7515); on the held-out real photos F1 went 0.7768 -> 0.7823.
 CAMERA_SCALE_MIN_CORNERS = 3
-CAMERA_SCALE_CONF = 0.5
+CAMERA_SCALE_CONF = CONFIDENT_INDEX
 CAMERA_SCALE_INDEX_PX = 32.0
 
 
@@ -292,7 +293,7 @@ def at_camera_scale(corners: list[CornerDetection], frame_hw: tuple[int, int], s
     frame pixels) are a webcam's indices (see CAMERA_SCALE_INDEX_PX)."""
     h, w = frame_hw
     r = finder_scale((max(1, round(w * scale)), max(1, round(h * scale)))) * scale
-    sizes = [index_size(c) * r for c in corners if c.conf >= CAMERA_SCALE_CONF]
+    sizes = confident_index_sizes(corners, r, CAMERA_SCALE_CONF)
     return len(sizes) >= CAMERA_SCALE_MIN_CORNERS and float(np.median(sizes)) < CAMERA_SCALE_INDEX_PX
 
 
@@ -309,7 +310,7 @@ SPECK_SHARE = 0.25
 def drop_specks(corners: list[CornerDetection], share: float = SPECK_SHARE) -> list[CornerDetection]:
     """A close-up photo's ``corners`` less the boxes far smaller than its confident indices
     (see SPECK_SHARE); unchanged when fewer than CAMERA_SCALE_MIN_CORNERS are confident."""
-    sizes = [index_size(c) for c in corners if c.conf >= CAMERA_SCALE_CONF]
+    sizes = confident_index_sizes(corners, 1.0, CAMERA_SCALE_CONF)
     if len(sizes) < CAMERA_SCALE_MIN_CORNERS:
         return corners
     least = share * float(np.median(sizes))

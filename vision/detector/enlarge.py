@@ -30,6 +30,7 @@ import numpy as np
 
 from ..types import CornerDetection
 from .merge import index_size
+from .scale import CONFIDENT_INDEX, confident_index_sizes
 
 #: The factor the frame is enlarged by.  Chosen on the real tuning photos shrunk to a
 #: webcam's scale (card F1 through ``cardref detect``): at a 12 px index 1.5x 0.857, 2x
@@ -42,8 +43,6 @@ ENLARGE = 2.0
 #: photos, whose indices are 30-100 px, are never enlarged: on the real tuning photos as
 #: they are, the rule takes no look at all.
 SMALL_INDEX_PX = 24.0
-#: A corner this confident counts towards the median (as :data:`.CAMERA_SCALE_CONF`).
-CONFIDENT = 0.5
 #: Boxes of the enlarged look smaller than this, in the frame's pixels as the finder first saw
 #: them (its own pixels, for a frame no larger than the finder's input), are dropped: no
 #: index that small can be read, and an enlarged frame's noise and dust are found there as
@@ -57,11 +56,11 @@ TILE_MARGIN = 64
 
 
 def indices_small(corners: list[CornerDetection], seen_scale: float,
-                  limit: float = SMALL_INDEX_PX, confident: float = CONFIDENT) -> bool:
+                  limit: float = SMALL_INDEX_PX, confident: float = CONFIDENT_INDEX) -> bool:
     """Whether ``corners`` (boxes in frame pixels; the finder sees the frame shrunk by
     ``seen_scale``) are too small for the finder: their confident indices' median height is
     under ``limit`` px as the finder sees them, or none is confident."""
-    sizes = [index_size(c) * seen_scale for c in corners if c.conf >= confident]
+    sizes = confident_index_sizes(corners, seen_scale, confident)
     return not sizes or float(np.median(sizes)) < limit
 
 

@@ -8,7 +8,11 @@ camera learns at once whether to move it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from ..types import CornerDetection
+from .merge import index_size
 
 #: Input shape (height, width) of the shipped finder export: a 1280x720 frame letterboxed to
 #: a multiple of the model stride (32) is 1280x736 (``cardref.datasets.export`` exports at it).
@@ -20,6 +24,18 @@ TRAINED_CARD_PX: tuple[float, float] = (50.0, 95.0)
 #: Above the trained range by this factor before the advice says "too large": the scenes
 #: also hold 25 % close-ups, and the finder keeps finding indices somewhat larger.
 LARGE_MARGIN = 1.3
+
+
+#: A box at least this confident counts as an index when the detector judges a frame's scale
+#: from its boxes (``at_camera_scale``, ``drop_specks``, the enlarged look's ``indices_small``).
+CONFIDENT_INDEX = 0.5
+
+
+def confident_index_sizes(corners: Iterable[CornerDetection], seen_scale: float = 1.0,
+                          confident: float = CONFIDENT_INDEX) -> list[float]:
+    """The sizes (:func:`.merge.index_size`) of the ``confident`` boxes of ``corners`` (frame
+    pixels), times ``seen_scale``: as the finder sees them when it sees the frame that scaled."""
+    return [index_size(c) * seen_scale for c in corners if c.conf >= confident]
 
 
 def finder_scale(frame_size: tuple[int, int], input_shape: tuple[int, int] = DEFAULT_EXPORT_SHAPE) -> float:
