@@ -147,7 +147,7 @@ def test_a_frame_the_finder_saw_shrunk_is_enlarged_from_that_scale() -> None:
 
 
 def test_no_enlarged_look_unless_asked() -> None:
-    """Live video (enlarge 1, the default) never takes it: four times the finder's work."""
+    """Live video (enlarge 1, the default) never takes it: about five times the finder's work."""
     assert len(Detector(FakeFinder(SMALL), scales=(1.0, 0.4)).find_corners(FRAME)) == 5
 
 
