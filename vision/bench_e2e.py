@@ -101,6 +101,12 @@ class DealScore:
     slips_misread: int = 0  # --misread-rate: watched plays with one card read as another before judging
 
 
+def _flag_note(p: Any) -> str:
+    """How a wrong or phantom play reached the log (``--verbose``): flagged for the referee to
+    confirm, or unflagged (an error a referee would not see)."""
+    return " (flagged to confirm)" if p.confirm else " (UNFLAGGED)"
+
+
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
     """Match produced :class:`PlayObservation` objects with true ``(t, seat, cards)``."""
     score = DealScore("", 0, truth=len(truth), matched=[None] * len(produced))
@@ -129,12 +135,13 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
         else:
             score.wrong += 1
             score.wrong_flagged += p.confirm
-            score.errors.append(f"wrong t={t:.2f} seat {seat}: true {' '.join(cards)} got {' '.join(p.cards)}")
+            score.errors.append(f"wrong t={t:.2f} seat {seat}: true {' '.join(cards)} got {' '.join(p.cards)}"
+                                f"{_flag_note(p)}")
     for k in free:
         p = produced[k]
         score.phantom += 1
         score.phantom_flagged += p.confirm
-        score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}")
+        score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}{_flag_note(p)}")
     score.confirm = sum(1 for p in produced if p.confirm)
     return score
 

@@ -137,6 +137,8 @@ RULES: tuple[Rule, ...] = (
          Decision.MERGE, "V16", "tracking:ZoneTracks._absorb"),
     Rule("track.duplicates", "track", "two candidates of one code sharing an index", Decision.MERGE, "V16",
          "tracking:ZoneTracks._merge_duplicates"),
+    Rule("track.shed_claimed", "track", "a card's learnt index vs a lone index of its code a fan step "
+         "from the card's own", Decision.KEEP_APART, "V20", "tracking:ZoneTracks._shed_claimed"),
     Rule("track.fanned_pair", "track", "two candidates of one code, each with an index of its own",
          Decision.KEEP_APART, "V16", "predicates:fanned_pair", traced=False),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",

@@ -55,6 +55,7 @@ class SegmenterSettings:
     candidate_cost_mm: float = 0.5  # matching cost added for a candidate: reported cards win ties
     quad_share: float = 0.5  # a one-index detection whose box holds a card's index is this share of match_mm from it
     same_index_share: float = 0.6  # indices within this share of match_mm are one index (absorb, duplicates)
+    shed_mm: float = 32.0  # a lone index of a card's code this near the card's own index is a fanned twin (V20)
     max_points: int = 4  # most indices (marks) a track keeps
     candidate_drift: float = 0.3  # how fast a candidate's index follows its detections
     reported_drift: float = 0.05  # … and a reported card's (it stays where it was put)

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from cardref.vision.zones import Point, TableCard
 
 from .association import match
-from .geometry import dist, gap, own_index
+from .geometry import dist, gap, nearest, own_index
 from .predicates import fanned_pair
 from .records import TrailEntry
 from .settings import SegmenterSettings
@@ -72,6 +72,7 @@ class ZoneTracks:
             if len(det.points) > 1:
                 self._absorb(tr, det)
             self._observe(tr, det, t)
+        self._shed_claimed(dets, matched, fresh)
         for i in fresh:
             det = dets[i]
             p = det.xy
@@ -174,6 +175,36 @@ class ZoneTracks:
                 tr.first_seen = min(tr.first_seen, other.first_seen)
                 self.trace("track.absorb", other, None, tr)
                 other.remove()
+
+    def _shed_claimed(self, dets: list[TableCard], matched: dict[int, Track], fresh: list[int]) -> None:
+        """Rule ``track.shed_claimed`` (V20): a card that learnt an index of a second card of
+        its code gives it back.  While two cards of one code are laid in a tight fan, the
+        merge can pair their neighbouring indices (two jokers' corner marks, side by side)
+        into one card, whose track learns both.  When a frame then shows the card by an index
+        of its own and the other index alone, a fan step (beyond ``same_index_share`` of
+        ``match_mm``, within ``shed_mm``) from the card's nearest index seen now, that index
+        is the other card's: the track forgets it, so that the lone index starts a card of
+        its own instead of being merged into this one (``track.duplicates``) for good.  A
+        card's own indices lie a card's side or diagonal apart, beyond ``shed_mm``."""
+        s = self.s
+        if not fresh or not s.enabled("track.shed_claimed"):
+            return
+        near = s.match_mm * s.same_index_share
+        for i in fresh:
+            det = dets[i]
+            if len(det.points) != 1:
+                continue
+            b = det.points[0]
+            for k, tr in matched.items():
+                if tr.best != det.card or len(tr.points) < 2:
+                    continue
+                own = nearest(b, dets[k].points)
+                claimed = [p for p in tr.points if dist(p, b) <= near]
+                if not near < own <= s.shed_mm or not claimed or len(claimed) == len(tr.points):
+                    continue
+                tr.points = [p for p in tr.points if dist(p, b) > near]
+                self.trace("track.shed_claimed", tr, tr.play, None)
+                break
 
     def _merge_duplicates(self) -> None:
         """Rule ``track.duplicates`` (V16): two candidates that turn out to share a corner are

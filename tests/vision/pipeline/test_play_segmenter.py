@@ -491,6 +491,42 @@ def test_a_joker_showing_one_mark_beside_the_other_joker_stays_a_card():
     assert cards == Counter(["BJ", "SJ"])
 
 
+# Two cards of one code fanned, whose neighbouring indices the merge paired into one card for
+# the first frames (then right: the upper card by both indices, the lower by its first).
+# (fan step mm, frames paired by the two first indices, frames paired the crossed way)
+TWIN_PAIRINGS = [(12, 2, 2), (14, 2, 2), (14, 3, 0), (14, 0, 3), (17, 3, 0), (20, 2, 2), (20, 0, 3)]
+
+
+def test_two_cards_of_one_code_first_paired_by_their_neighbouring_indices_stay_two():
+    """Rule track.shed_claimed (docs/vision.md V20): the first card's track learnt the second's
+    index; once the frames show it alone, a fan step from the first card's own, it is given
+    back (bench e2e, chaodipi on lattmann and gnomangelo, 2026-12-06: BJ BJ logged as BJ)."""
+    x, y = seat0_xy()
+    for code in ("BJ", "8S"):
+        for step, tops, crossed in TWIN_PAIRINGS:
+            zone = card(code, x, y).zone
+            first = [TableCard(code, 0.9, ((x, y), (x + step, y)), zone)]
+            cross = [TableCard(code, 0.9, ((x, y), (x + step + 50, y + 75)), zone),
+                     TableCard(code, 0.9, ((x + step, y),), zone)]
+            right = [TableCard(code, 0.9, ((x + step, y), (x + step + 50, y + 75)), zone),
+                     TableCard(code, 0.9, ((x + 1, y),), zone)]  # 1 mm of detector jitter
+            plays, _, seg = run([[] for _ in range(5)] + [first] * tops + [cross] * crossed + [right] * 40)
+            case = (code, step, tops, crossed)
+            assert [Counter(p.cards) for p in plays] == [Counter([code, code])], case
+            assert seg.on_table()["seat0"] == [code, code], case
+
+
+def test_a_cards_other_index_seen_alone_is_never_given_away():
+    """The merge leaves a card's far index out of its pair for some frames and gives it as a
+    card of its own: a card's side or diagonal away, it is that card's, not a fanned twin's."""
+    x, y = seat0_xy()
+    whole = card("KD", x, y)
+    apart = [TableCard("KD", 0.9, ((x, y),), whole.zone), TableCard("KD", 0.9, ((x + 50, y + 75),), whole.zone)]
+    cards, seg = _one_play([[whole]] * 3 + [apart, [whole]] * 10)
+    assert cards == Counter(["KD"])
+    assert "track.shed_claimed" not in {r.rule for r in seg.trace}
+
+
 def test_a_card_read_twice_whole_with_another_suit_is_one_card():
     """Both indices of the 2S paired twice over, once read 2C: one 2S (the likelier reading)."""
     x, y = seat0_xy()

@@ -114,6 +114,18 @@ def _indices_apart_then_paired():
     return [apart] * 2 + [[card("KH", x, y)]] * 12, LAYOUT4, None
 
 
+def _twin_jokers_paired_by_their_tops():
+    """Two BJ fanned 14 mm apart; for the first frames the merge pairs their two top marks into
+    one joker (bench e2e, chaodipi, 2026-12-06: played as BJ BJ, logged BJ)."""
+    x, y = seat0_xy()
+    zone = card("BJ", x, y).zone
+    tops = [TableCard("BJ", 0.9, ((x, y), (x + 14, y)), zone)]
+    # the lone mark 1 mm off where the first frames saw it (detector jitter), so that the upper
+    # joker's detection is matched to the first joker's track and the lone mark is left over
+    two = [TableCard("BJ", 0.9, ((x + 14, y), (x + 64, y + 75)), zone), TableCard("BJ", 0.9, ((x + 1, y),), zone)]
+    return [[] for _ in range(5)] + [tops] * 3 + [two] * 40, LAYOUT4, "chaodipi-anchao"
+
+
 def _echo_beside_play():
     """A reported QC, then a lone KC mark beside its index for a second (a picture read as an index)."""
     x, y = seat0_xy()
@@ -134,6 +146,8 @@ ABLATIONS = [
     ("play.beyond_decks", _three_jokers_two_decks, ([["BJ", "BJ"]], []), ([["BJ", "BJ", "BJ"]], [])),
     ("play.join_beyond_decks", _late_joker_beyond_decks, ([["BJ", "BJ"]], []),
      ([["BJ", "BJ"]], [["BJ", "BJ", "BJ"]])),
+    # off: the covered joker's mark stays the first joker's, and its lone sightings merge into it
+    ("track.shed_claimed", _twin_jokers_paired_by_their_tops, ([["BJ", "BJ"]], []), ([["BJ"]], [])),
     # off: the lone KC mark joins the QC's play as a late card
     ("echo.lone_mark", _echo_beside_play, ([["QC"]], []), ([["QC"]], [["KC", "QC"]])),
 ]
