@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from cardref.vision.classes import JOKER_CODES
 
-from .geometry import dist
+from .geometry import dist, gap
 from .records import OpenPlay, PlayRevision, RecentPlay
 from .settings import SegmenterSettings
 from .tracks import Track
@@ -93,14 +93,15 @@ class PlayBook:
     def twin_joker(self, cands: list[Track], codes: list[str], confs: list[float],
                    t: float) -> tuple[int | None, set[int]]:
         """V13: jokers that settle within ``twin_s`` of a play of this zone holding the same
-        joker, each within ``twin_mm`` of it, are that play's other joker(s)."""
+        joker, each with a mark within ``twin_mm`` of one of its marks (a fan step), are that
+        play's other joker(s)."""
         self.recent = {pid: rp for pid, rp in self.recent.items() if t - rp.t <= self.s.twin_s}
         if not self.s.enabled("play.twin_joker") or not all(c in JOKER_CODES for c in codes):
             return None, set()
 
         def holds_them(trs: list[Track]) -> bool:
             twins = [[o for o in trs if o.code == code] for code in codes]
-            return all(ts and min(dist(tr.anchor, o.anchor) for o in ts) <= self.s.twin_mm
+            return all(ts and min(gap(tr.points, o.points) for o in ts) <= self.s.twin_mm
                        for tr, ts in zip(cands, twins, strict=True))
 
         found = [pid for pid, rp in sorted(self.recent.items(), key=lambda kv: -kv[1].t) if holds_them(rp.tracks)]

@@ -41,7 +41,7 @@ class SegmenterSettings:
     late_s: float = 1.2  # cards settling this soon after their zone's play belong to it
     joker_margin_mm: float = 3.0  # a joker's piece lies within this of the box of the joker's marks
     twin_s: float = 3.5  # a joker settling this soon after a play of the same joker in its zone …
-    twin_mm: float = 60.0  # … this close to it was that play's (two jokers read as one while fanned)
+    twin_mm: float = 35.0  # … with a mark this close to one of its (a fan step: two jokers read as one while fanned)
     revise_s: float = 2.5  # a reported play is read again over this long …
     revise_min_frames: int = 10  # … and its cards are revised when this many frames
     revise_share: float = 0.75  # … agree this strongly on another code
