@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from cardref.vision.classes import JOKER_CODES
 
-from .geometry import dist, gap
+from .geometry import gap
 from .records import OpenPlay, PlayRevision, RecentPlay
 from .settings import SegmenterSettings
 from .tracks import Track
