@@ -17,6 +17,12 @@ matched with the true ones:
   was legal, or on a phantom), observation flags, confirmations asked, and with
   ``--inject N`` the share of illegal plays caught.
 
+What reaches the referee: a wrong or phantom play is *flagged* when the pipeline asked for
+it to be confirmed (``confirm``: low confidence), and *marked unsure* when the log's
+``"sure"`` is false (a card not read surely: the judge then asks rather than accuses).
+The plays marked sure are scored (how many, and the share of them right); an error neither
+flagged nor marked unsure is *silent* (``--verbose`` says which each error was).
+
 ``--drop-rate P`` and ``--misread-rate P`` put a worse detector's slips into the watched
 log before it is judged (a play left out; one card of a play read as another card code),
 seeded from the deal so that a run repeats; they are counted apart (``slips_dropped``,
@@ -76,6 +82,10 @@ class DealScore:
     exact_flagged: int = 0  # right plays flagged for confirmation (a referee checks them for nothing)
     wrong_flagged: int = 0  # wrong plays flagged (the error is caught by the confirmation)
     phantom_flagged: int = 0
+    # the plays' ``sure`` (every card read surely; the log's ``"sure": true``): right and wrong
+    sure_exact: int = 0  # right plays marked sure
+    sure_errors: int = 0  # wrong or phantom plays marked sure: errors nothing warns of
+    silent_errors: int = 0  # wrong or phantom plays neither flagged to confirm nor unsure
     dropped: int = 0  # frames skipped in --realtime mode
     decoded: int = 0  # frames of the video
     revised: int = 0  # plays corrected by a later ``correct`` event (counted after correction)
@@ -104,7 +114,15 @@ class DealScore:
 def _flag_note(p: Any) -> str:
     """How a wrong or phantom play reached the log (``--verbose``): flagged for the referee to
     confirm, or unflagged (an error a referee would not see)."""
-    return " (flagged to confirm)" if p.confirm else " (UNFLAGGED)"
+    if p.confirm:
+        return " (flagged to confirm)"
+    return " (unflagged, marked unsure)" if p.sure is False else " (UNFLAGGED, marked sure)"
+
+
+def _count_error(score: DealScore, p: Any) -> None:
+    """A wrong or phantom play ``p``: is it marked sure, and does anything warn of it?"""
+    score.sure_errors += p.sure is True
+    score.silent_errors += not p.confirm and p.sure is not False
 
 
 def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]) -> DealScore:
@@ -131,16 +149,19 @@ def compare(truth: list[tuple[float, int, tuple[str, ...]]], produced: list[Any]
         if Counter(p.cards) == Counter(cards):
             score.exact += 1
             score.exact_flagged += p.confirm
+            score.sure_exact += p.sure is True
             score.latencies.append(p.t_emit - t)
         else:
             score.wrong += 1
             score.wrong_flagged += p.confirm
+            _count_error(score, p)
             score.errors.append(f"wrong t={t:.2f} seat {seat}: true {' '.join(cards)} got {' '.join(p.cards)}"
                                 f"{_flag_note(p)}")
     for k in free:
         p = produced[k]
         score.phantom += 1
         score.phantom_flagged += p.confirm
+        _count_error(score, p)
         score.errors.append(f"phantom t={p.t:.2f} seat {p.seat} {' '.join(p.cards)}{_flag_note(p)}")
     score.confirm = sum(1 for p in produced if p.confirm)
     return score
@@ -645,6 +666,14 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             # what reaches the log unflagged although wrong: the errors a referee would not see
             "unflagged_errors": sum(s.wrong - s.wrong_flagged + s.phantom - s.phantom_flagged for s in ss),
             "flagged_exact": sum(s.exact_flagged for s in ss),
+            # the plays marked sure ("sure": true in the log): how many, and how many of them wrong
+            "sure_plays": sum(s.sure_exact + s.sure_errors for s in ss),
+            "sure_wrong": sum(s.sure_errors for s in ss),
+            "sure_precision": round(sum(s.sure_exact for s in ss) / sum(s.sure_exact + s.sure_errors for s in ss), 4)
+            if sum(s.sure_exact + s.sure_errors for s in ss) else None,
+            "sure_share_of_true": round(sum(s.sure_exact for s in ss) / truth, 4) if truth else None,
+            # errors the log neither flags for confirmation nor marks unsure: nothing warns the referee
+            "silent_errors": sum(s.silent_errors for s in ss),
             "enrolments_failed": sum(s.enrol_failed for s in ss),
             "latency_median_s": round(statistics.median(lat), 3) if lat else None,
             "latency_p95_s": round(_pct(lat, 0.95), 3) if lat else None,
@@ -841,6 +870,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{tot['confirm_flags']} flagged for confirmation, {tot['corrected']} corrected by a later correct event")
         print(f"unflagged errors (wrong or phantom plays not flagged for confirmation): {tot['unflagged_errors']}; "
               f"right plays flagged: {tot['flagged_exact']}")
+        sure_prec = "n/a" if tot["sure_precision"] is None else f"{100 * tot['sure_precision']:.1f}% right"
+        print(f"plays marked sure: {tot['sure_plays']} ({sure_prec}, {tot['sure_wrong']} wrong or phantom), "
+              f"{100 * (tot['sure_share_of_true'] or 0):.1f}% of true plays read right and marked sure; "
+              f"silent errors (neither flagged nor marked unsure): {tot['silent_errors']}")
         caught = f"{tot['caught']}/{tot['injected']} injected illegal plays caught" + (
             f" ({100 * tot['caught_share']:.1f}%)" if tot["caught_share"] is not None else "")
         print(f"verdicts on the watched logs: {tot['false_accusations']} false accusations "

@@ -195,3 +195,32 @@ def test_realtime_hands_over_the_newest_frame_that_arrived_while_busy() -> None:
     # free at 0.25: frames 1 and 2 arrived, 2 is taken; free at 0.5: frame 5 arrives then
     assert _live([0.25] * 20, 9) == [(0, 0), (2, 1), (5, 2), (7, 1), (8, 0)]
     assert _live([0.05] * 20, 6) == [(i, 0) for i in range(6)]
+
+
+def test_the_plays_marked_sure_are_scored_and_silent_errors_counted() -> None:
+    """The log's ``sure`` on camera plays (issue #33, item 5), scored live: how many plays are
+    marked sure, how many of them are wrong, and which errors nothing warns of (neither
+    flagged to confirm nor marked unsure).  A play the detector said nothing about
+    (``sure`` None) is neither sure nor a warning."""
+    from cardref.vision.bench_e2e import compare, summarize
+    from cardref.vision.plays import PlayObservation
+
+    def obs(t: float, seat: int, cards: tuple[str, ...], confirm: bool, sure: bool | None) -> PlayObservation:
+        return PlayObservation(seat, cards, t, t + 0.4, 0.5 if confirm else 0.9, confirm, "seat", sure=sure)
+
+    truth = [(1.0, 0, ("7C",)), (3.0, 1, ("7C", "7C")), (5.0, 2, ("QH",)), (7.0, 3, ("AS",)), (9.0, 0, ("3D",))]
+    produced = [obs(1.1, 0, ("7C",), False, True),         # right, sure
+                obs(3.1, 1, ("7C",), False, True),         # wrong (a card lost), sure: silent
+                obs(5.1, 2, ("QD",), False, False),        # wrong, marked unsure: warned
+                obs(7.0, 3, ("AS",), False, False),        # right, unsure
+                obs(9.0, 0, ("3D",), False, None),         # right, the detector did not say
+                obs(11.0, 4, ("2H",), True, True),         # phantom, flagged to confirm (and sure)
+                obs(13.0, 5, ("2S",), False, None)]        # phantom, nothing said: silent
+    score = compare(truth, produced)
+    assert (score.sure_exact, score.sure_errors, score.silent_errors) == (1, 2, 2)
+    total = summarize([score])["total"]
+    assert total["sure_plays"] == 3 and total["sure_wrong"] == 2
+    assert total["sure_precision"] == round(1 / 3, 4) and total["sure_share_of_true"] == 0.2
+    assert total["silent_errors"] == 2
+    assert any("UNFLAGGED, marked sure" in e for e in score.errors)
+    assert any("unflagged, marked unsure" in e for e in score.errors)
