@@ -9,7 +9,7 @@ observation flags and confirmations asked.  ``cardref bench verdicts`` and ``ben
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .verdict import Verdict
 
@@ -22,6 +22,7 @@ class VerdictScore:
     observation_flags: int = 0
     confirmations: int = 0
     flags: int = 0
+    false_at: list[int] = field(default_factory=list)  # watched-log indices of the false accusations
 
     def add(self, other: VerdictScore) -> None:
         for key in vars(self):
@@ -50,5 +51,6 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
             score.observation_flags += 1
         elif k is None or true[k].ok:
             score.false_accusations += 1
+            score.false_at.append(j)
     score.caught = sum(1 for k in injected if k in flagged_true)
     return score

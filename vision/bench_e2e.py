@@ -279,7 +279,14 @@ def score_verdicts(score: DealScore, true_log: list[AnyEvent], produced: list[An
                                         random.Random(f"inject:{score.game}:{score.seed}"))
     watched, origin, score.slips_dropped, score.slips_misread = degrade(
         watched, origin, drop_rate, misread_rate, random.Random(f"degrade:{score.game}:{score.seed}"))
-    score.verdicts = compare_verdicts(judge_events(watched), judge_events(true_log), origin, bad)
+    verdicts = judge_events(watched)
+    score.verdicts = compare_verdicts(verdicts, judge_events(true_log), origin, bad)
+    for j in score.verdicts.false_at:  # --verbose: what the judge accused, and on which play
+        ev = watched[j]
+        what = (f"seat {ev.seat} {' '.join(map(str, ev.cards))} at t={ev.t or 0:.2f}" if isinstance(ev, PlayEvent)
+                else type(ev).__name__)
+        fault = verdicts[j].fault
+        score.errors.append(f"false accusation: {fault.code if fault else '?'} on {what}")
 
 
 def newest_frames(frames: Iterable[Any], free_at: Callable[[], float]) -> Iterator[tuple[Any, int]]:

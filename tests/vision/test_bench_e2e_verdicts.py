@@ -66,6 +66,7 @@ def test_the_origin_map_follows_the_play_matching_and_the_verdicts_are_set_again
     got = compare_verdicts(watched_verdicts, true_verdicts, origin, injected=[2, 5])
     # injected true line 2 (play 1) was missed by the camera: not caught
     assert (got.false_accusations, got.confirmations, got.observation_flags) == (2, 1, 0)
+    assert got.false_at == [2, 3]  # the watched lines accused (bench e2e --verbose lists them)
     assert (got.injected, got.caught, got.flags) == (2, 1, 5)
 
     score.verdicts = got
