@@ -142,8 +142,17 @@ class ZoneTracks:
             elif len(tr.points) < s.max_points:
                 tr.points.append(q)
         tr.last_seen = t
-        if tr.committed:
+        if tr.committed and self._in_place(tr, det):
             tr.read_as_code = t
+
+    def _in_place(self, tr: Track, det: TableCard) -> bool:
+        """Does ``det`` lie where the reported card ``tr`` was put: an index within ``move_mm``
+        (detector jitter) of one of its own?  A reported card does not follow its detections
+        (``reported_drift``); one nudged a little further is still matched to it, but is no
+        longer read where it lies, so that the cards seen at its new place are taken for it
+        moved (V14) rather than for a new play."""
+        return not self.s.enabled("play.moved_within") or any(
+            min(dist(q, p) for p in tr.points) <= self.s.move_mm for q in det.points)
 
     def _hopeless(self, tr: Track, t: float) -> bool:
         """Rule ``track.hopeless`` (V2): seen in too few frames for too long: noise, not a card

@@ -199,6 +199,27 @@ def test_cards_pushed_within_their_zone_are_moved_not_played():
     assert {tr.play for tr in seg.zones["seat0"].tracks} == {plays[0].play}
 
 
+def test_a_fan_nudged_a_little_is_moved_not_played():
+    """KS 2C fanned, then nudged 13 mm (a hand straightening it): still matched to the
+    reported cards, but not where they lie; the 2C, read 2S at first at its new place, is
+    that card moved, not a new 2C (bench e2e, guafeng on bellot, 2026-12-06: a phantom 2C)."""
+    x, y = seat0_xy()
+    zone = card("2C", x, y).zone
+
+    def fan_at(dx, dy, low="2C", both=True):
+        far = ((x + dx + 50, y + dy + 75),) if both else ()
+        return [TableCard(low, 0.9, ((x + dx, y + dy), *far), zone), TableCard("KS", 0.9, ((x + dx + 17, y + dy),), zone)]
+
+    # after the nudge the 2C shows its first index alone for a few frames, once read 2S (a
+    # candidate of its own starts there), then both indices (the candidate's from then on)
+    alone = [fan_at(9, -10, both=False)]
+    nudged = [fan_at(9, -10, "2S", both=False)] + alone * 2 + [fan_at(9, -10)] * 30
+    frames = [[]] * 5 + [fan_at(0, 0)] * 20 + nudged
+    plays, _, seg = run(frames)
+    assert [sorted(p.cards) for p in plays] == [["2C", "KS"]]
+    assert sorted(seg.on_table()["seat0"]) == ["2C", "KS"]
+
+
 def test_a_pushed_card_read_with_another_suit_is_still_moved_not_played():
     """Seen again after the push, the 10C reads 10S in most frames (a suit misread) but 10C
     in some: the reported card moved; the zone still holds the 10C that was reported."""
