@@ -458,6 +458,22 @@ def test_a_joker_found_long_after_is_a_play_of_its_own():
     assert [p.cards for p in plays] == [("BJ",), ("BJ",)]
 
 
+def test_a_jokers_own_other_mark_seen_later_is_no_twin():
+    """SJ under a 5H, the SJ seen by its top mark only; 2 s after the play its bottom-left
+    mark, a card's side (55 mm) below, shows alone as an SJ.  A twin lies a fan step from a
+    mark of the joker, not a card's side: the play is not revised to hold a second SJ
+    (bench e2e, guafeng on neoclassical_4_color, 2026-12-06: SJ 5H logged SJ 5H SJ, and the
+    judge accused the seat)."""
+    x, y = seat0_xy()
+    zone = card("SJ", x, y).zone
+    play = [TableCard("SJ", 0.9, ((x, y),), zone), TableCard("5H", 0.9, ((x + 14, y), (x + 64, y + 75)), zone)]
+    mark = TableCard("SJ", 0.9, ((x - 2, y + 55),), zone)
+    revs = []
+    plays, _, _ = run([[] for _ in range(5)] + [play] * 25 + [play + [mark]] * 30, revisions=revs)
+    assert sorted(plays[0].cards) == ["5H", "SJ"]
+    assert all(sorted(r.cards) != ["5H", "SJ", "SJ"] for r in revs)
+
+
 def test_only_jokers_join_a_play_this_way():
     """The same story with a numbered card stays two plays: a second 7H beside the first is
     another deck's 7H, which the seat may well play next."""
