@@ -84,7 +84,7 @@ class DealScore:
     phantom_flagged: int = 0
     # the plays' ``sure`` (every card read surely; the log's ``"sure": true``): right and wrong
     sure_exact: int = 0  # right plays marked sure
-    sure_errors: int = 0  # wrong or phantom plays marked sure: errors nothing warns of
+    sure_errors: int = 0  # wrong or phantom plays marked sure
     silent_errors: int = 0  # wrong or phantom plays neither flagged to confirm nor unsure
     dropped: int = 0  # frames skipped in --realtime mode
     decoded: int = 0  # frames of the video
@@ -113,7 +113,8 @@ class DealScore:
 
 def _flag_note(p: Any) -> str:
     """How a wrong or phantom play reached the log (``--verbose``): flagged for the referee to
-    confirm, or unflagged (an error a referee would not see)."""
+    confirm; unflagged but marked unsure (the judge asks rather than accuses); or unflagged
+    and not marked unsure (an error nothing warns the referee of)."""
     if p.confirm:
         return " (flagged to confirm)"
     return " (unflagged, marked unsure)" if p.sure is False else " (UNFLAGGED, marked sure)"
