@@ -117,7 +117,9 @@ def _flag_note(p: Any) -> str:
     and not marked unsure (an error nothing warns the referee of)."""
     if p.confirm:
         return " (flagged to confirm)"
-    return " (unflagged, marked unsure)" if p.sure is False else " (UNFLAGGED, marked sure)"
+    if p.sure is False:
+        return " (unflagged, marked unsure)"
+    return " (UNFLAGGED, marked sure)" if p.sure else " (UNFLAGGED)"
 
 
 def _count_error(score: DealScore, p: Any) -> None:
