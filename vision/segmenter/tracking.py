@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from cardref.vision.zones import Point, TableCard
 
 from .association import match
-from .geometry import dist, gap, nearest, own_index
+from .geometry import dist, gap, nearest, own_index, within
 from .predicates import fanned_pair
 from .records import TrailEntry
 from .settings import SegmenterSettings
@@ -194,7 +194,9 @@ class ZoneTracks:
         ``match_mm``, within ``shed_mm``) from the card's nearest index seen now, that index
         is the other card's: the track forgets it, so that the lone index starts a card of
         its own instead of being merged into this one (``track.duplicates``) for good.  A
-        card's own indices lie a card's side or diagonal apart, beyond ``shed_mm``."""
+        card's own indices lie a card's side or diagonal apart, beyond ``shed_mm``; a joker's
+        marks, spread over its face, lie within the box of the marks seen with them (widened
+        by the same ``same_index_share`` of ``match_mm``), and are never given away."""
         s = self.s
         if not fresh or not s.enabled("track.shed_claimed"):
             return
@@ -205,9 +207,13 @@ class ZoneTracks:
                 continue
             b = det.points[0]
             for k, tr in matched.items():
-                if tr.best != det.card or len(tr.points) < 2:
+                seen = dets[k].points
+                # the lower card of a fan shows its index beside the upper card's face, never
+                # on it: an index within the box of the card's indices seen now (a joker's
+                # marks spread over its face) is the card's own
+                if tr.best != det.card or len(tr.points) < 2 or len(seen) < 2 or within(b, seen, near):
                     continue
-                own = nearest(b, dets[k].points)
+                own = nearest(b, seen)
                 claimed = [p for p in tr.points if dist(p, b) <= near]
                 if not near < own <= s.shed_mm or not claimed or len(claimed) == len(tr.points):
                     continue

@@ -553,6 +553,22 @@ def test_two_cards_of_one_code_first_paired_by_their_neighbouring_indices_stay_t
             assert seg.on_table()["seat0"] == [code, code], case
 
 
+def test_a_jokers_mark_on_its_own_face_is_never_given_away():
+    """An SJ lying sideways, whose design prints a dot at each corner and JOKER along each
+    short side: the finder takes the word for a mark 23 mm from the corner dot.  Paired with
+    that dot at first, then seen alone while the joker is seen by two far corners: the word
+    lies inside the box of the joker's marks, on its face, so it stays the joker's (bench
+    e2e, chaodipi on anglo_modern, enrolled, 2026-12-06: JC SJ logged SJ JC SJ)."""
+    x, y = seat0_xy()
+    zone = card("SJ", x, y).zone
+    side = [TableCard("SJ", 0.9, ((x, y + 27), (x + 2, y + 50)), zone)]
+    # (the word 1 mm off where it was first seen: detector jitter, as in the tests above)
+    corners = [TableCard("SJ", 0.9, ((x + 77, y), (x + 2, y + 50)), zone), TableCard("SJ", 0.9, ((x + 1, y + 27),), zone)]
+    cards, seg = _one_play([side] * 3 + [corners] * 40)
+    assert cards == Counter(["SJ"])
+    assert "track.shed_claimed" not in {r.rule for r in seg.trace}
+
+
 def test_a_cards_other_index_seen_alone_is_never_given_away():
     """The merge leaves a card's far index out of its pair for some frames and gives it as a
     card of its own: a card's side or diagonal away, it is that card's, not a fanned twin's."""
