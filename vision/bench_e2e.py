@@ -667,6 +667,7 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
         busy = sum(s.busy_s for s in ss)
         decode = sum(s.decode_s for s in ss)
         video = sum(s.video_s for s in ss)
+        sure_exact, sure_wrong = sum(s.sure_exact for s in ss), sum(s.sure_errors for s in ss)
         return {
             "deals": len(ss), "plays": truth, "exact": sum(s.exact for s in ss),
             "exact_rate": round(sum(s.exact for s in ss) / truth, 4) if truth else None,
@@ -677,11 +678,9 @@ def summarize(scores: list[DealScore]) -> dict[str, Any]:
             "unflagged_errors": sum(s.wrong - s.wrong_flagged + s.phantom - s.phantom_flagged for s in ss),
             "flagged_exact": sum(s.exact_flagged for s in ss),
             # the plays marked sure ("sure": true in the log): how many, and how many of them wrong
-            "sure_plays": sum(s.sure_exact + s.sure_errors for s in ss),
-            "sure_wrong": sum(s.sure_errors for s in ss),
-            "sure_precision": round(sum(s.sure_exact for s in ss) / sum(s.sure_exact + s.sure_errors for s in ss), 4)
-            if sum(s.sure_exact + s.sure_errors for s in ss) else None,
-            "sure_share_of_true": round(sum(s.sure_exact for s in ss) / truth, 4) if truth else None,
+            "sure_plays": sure_exact + sure_wrong, "sure_wrong": sure_wrong,
+            "sure_precision": round(sure_exact / (sure_exact + sure_wrong), 4) if sure_exact + sure_wrong else None,
+            "sure_share_of_true": round(sure_exact / truth, 4) if truth else None,
             # errors the log neither flags for confirmation nor marks unsure: nothing warns the referee
             "silent_errors": sum(s.silent_errors for s in ss),
             "enrolments_failed": sum(s.enrol_failed for s in ss),

@@ -152,7 +152,7 @@ class ZoneTracks:
         longer read where it lies, so that the cards seen at its new place are taken for it
         moved (V14) rather than for a new play."""
         return not self.s.enabled("play.moved_within") or any(
-            min(dist(q, p) for p in tr.points) <= self.s.move_mm for q in det.points)
+            nearest(q, tr.points) <= self.s.move_mm for q in det.points)
 
     def _hopeless(self, tr: Track, t: float) -> bool:
         """Rule ``track.hopeless`` (V2): seen in too few frames for too long: noise, not a card
@@ -210,14 +210,15 @@ class ZoneTracks:
                 seen = dets[k].points
                 # the lower card of a fan shows its index beside the upper card's face, never
                 # on it: an index within the box of the card's indices seen now (a joker's
-                # marks spread over its face) is the card's own
-                if tr.best != det.card or len(tr.points) < 2 or len(seen) < 2 or within(b, seen, near):
+                # marks spread over its face) is the card's own.  Outside that box (widened by
+                # ``near``) it lies beyond ``near`` of every index seen, so only ``shed_mm`` is left
+                if (tr.best != det.card or len(tr.points) < 2 or len(seen) < 2 or within(b, seen, near)
+                        or nearest(b, seen) > s.shed_mm):
                     continue
-                own = nearest(b, seen)
-                claimed = [p for p in tr.points if dist(p, b) <= near]
-                if not near < own <= s.shed_mm or not claimed or len(claimed) == len(tr.points):
+                kept = [p for p in tr.points if dist(p, b) > near]
+                if len(kept) in (0, len(tr.points)):  # nothing learnt there, or nothing else
                     continue
-                tr.points = [p for p in tr.points if dist(p, b) > near]
+                tr.points = kept
                 self.trace("track.shed_claimed", tr, tr.play, None)
                 break
 
