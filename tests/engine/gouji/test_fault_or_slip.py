@@ -1,6 +1,7 @@
 """O10 (docs/rules/observation.md; decision D33 in docs/rules/gouji.md): a camera play's fault
 that one camera slip explains is a question, ``observe.fault_or_slip`` naming the fault; the
-same play typed by a person (no ``source``) stays an accusation.
+same play typed by a person (no ``source``) stays an accusation.  O12 (decision D35): a camera
+play that fails to answer a table play an earlier camera play already failed is asked too.
 
 Rules the cases rest on (/work/shared/seeds/): ``004:23`` 「上牌：出一手大过玩家上一手的牌」 (a play
 must beat the last one, with as many cards); ``004:15-17`` a play is cards of one rank (2s and
@@ -53,6 +54,23 @@ deal gouji-shandong leader=0 sizes=1,5,5,5,5,5
 1 6H
 0 7H
 """, [(3, "play.after_out")], [(3, ASKED, "play.after_out")]),
+    ("004:23 O12: three seats in turn fail the count of one table play: the table is doubted, "
+     "the third is asked too (it was accused)", """
+deal gouji-shandong leader=0
+0 5H 5S 5D 5C
+5 AH AD
+2 2H JC
+4 QS
+""", [(2, "gouji.count_mismatch"), (3, "gouji.count_mismatch"), (4, "gouji.count_mismatch")],
+     [(2, ASKED, "gouji.count_mismatch"), (3, ASKED, "gouji.count_mismatch"), (4, ASKED, "gouji.count_mismatch")]),
+    ("004:23 O12: three plays in turn fail to beat or match one single: the third is asked too", """
+deal gouji-shandong leader=0
+0 KH
+1 9H
+2 2C 2D
+3 10H
+""", [(2, "gouji.does_not_beat"), (3, "gouji.count_mismatch"), (4, "gouji.does_not_beat")],
+     [(2, ASKED, "gouji.does_not_beat"), (3, ASKED, "gouji.count_mismatch"), (4, ASKED, "gouji.does_not_beat")]),
     ("004:23: with the seat's hand known its cards are not doubted: the fault stays", """
 deal gouji-shandong leader=0
 hand 1 9H 3H AS
