@@ -274,6 +274,8 @@ def _rangpai(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
             # flagged once; a play of the 对门 was not seen (D30): the next play answers it
             ref.rang = seat
             ref.readings.unseen = True
+            if ref.camera:      # ... on a table the camera saw, that gap is the question (O10, D35)
+                return [Fault("observe.missing_play", {"seat": _opp(seat), "by": seat})]
         return [Fault("gouji.rangpai_bad", {"seat": seat})]
     ref.rang = seat
     return []

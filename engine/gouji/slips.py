@@ -67,8 +67,8 @@ class Readings:
     #: a reading kept though nothing was flagged (O11, :mod:`.unseen_burn`): the first faulted
     #: play after it does not adopt it (that play is flagged as usual), later ones may
     waits: bool = False
-    #: the play on the table (its index) a camera play was faulted against for not beating it
-    #: or not matching its count: the next such fault against it is a question (O12, D35)
+    #: the play on the table (its index) a camera play was faulted against (the turn order or
+    #: the table, ``RESYNC_CODES``): the next such fault against it is a question (O12, D35)
     contested: int | None = None
 
 
@@ -369,27 +369,29 @@ class SlipReadings(OtherReadings):
 
 
 def _contested(ref: SlipReadings, event: PlayEvent, faults: list[Fault]) -> list[Fault]:
-    """O12 (decision D35 in docs/rules/gouji.md): a camera play faulted for not beating the
-    play on the table, or for not matching its count, when an earlier camera play was
-    faulted so against that same table play, is a question (``observe.fault_or_slip``).
-    Two camera plays failing to answer one table play point at the table as the judge has it (a
-    new lead the camera missed, a card of it misread), not at the players.  The first such
-    fault stays as D30 and D33 make it."""
+    """O12 (decision D35 in docs/rules/gouji.md): a camera play's fault against the turn order
+    or the table (``RESYNC_CODES``), when an earlier camera play was faulted so against the
+    same table play, is a question (``observe.fault_or_slip``).  Seat after seat failing to
+    answer one table play points at the table as the judge has it (a new lead the camera
+    missed, a card of it misread), not at the players.  The first such fault stays as D30 and
+    D33 make it."""
     cur = ref.cur
     if cur is None or not ref._asks(event.seat):
         return faults
-    against = [f for f in faults if _beat_fault(f)]
+    against = [f for f in faults if _table_fault(f)]
     if not against:
         return faults
     if ref.readings.contested != cur.i:
         ref.readings.contested = cur.i
         return faults
-    return [ref._question(event.seat, event.cards, f) if f.code in BEAT_CODES else f for f in faults]
+    return [ref._question(event.seat, event.cards, f) if f.code in RESYNC_CODES else f for f in faults]
 
 
-def _beat_fault(fault: Fault) -> bool:
-    """``fault`` is a play's failure to answer the table (``BEAT_CODES``), or the question of one."""
-    return fault.code in BEAT_CODES or (fault.code == "observe.fault_or_slip" and fault.facts.get("fault") in BEAT_CODES)
+def _table_fault(fault: Fault) -> bool:
+    """``fault`` is a play's fault against the turn order or the table (``RESYNC_CODES``), or the
+    question of one."""
+    return fault.code in RESYNC_CODES or (fault.code == "observe.fault_or_slip"
+                                          and fault.facts.get("fault") in RESYNC_CODES)
 
 
 def _one_beatable(cur: Current | None, cards: tuple[Card, ...]) -> bool:

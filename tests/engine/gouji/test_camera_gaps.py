@@ -186,8 +186,9 @@ def _bench_slip(game: str, raw: int, kind: str) -> list:
 BENCH = [
     # an answer not seen, then the seat leads: its count is charged with that answer too
     ("gouji-shandong", 100_185, "drop", [(87, "observe.fault_or_slip")]),   # was + count_mismatch
-    # 004:25 让牌 on a play not seen: the 对门's next play is its lead again, all passed
-    ("gouji-yucheng", 100_151, "drop", [(50, "gouji.rangpai_bad")]),       # was + passed_already
+    # 004:25 让牌 on a play not seen: the 对门's next play is its lead again, all passed; on a
+    # camera's table the gap is the flag, not a fault of the declarer (D35; was rangpai_bad)
+    ("gouji-yucheng", 100_151, "drop", [(50, "observe.missing_play")]),       # was + passed_already
     # O9 then O5: 6C 6S read as SJ 6S (a 挂花 够级): the 让牌 after it takes the 6s
     ("gouji-yucheng", 100_188, "misread", [(64, "deck.too_many_copies")]),  # was + rangpai_bad
     # ``--seed 2``: a burn play not seen took the 够级 (004:11); the seat's next play, with no

@@ -71,6 +71,12 @@ deal gouji-shandong leader=0
 3 10H
 """, [(2, "gouji.does_not_beat"), (3, "gouji.count_mismatch"), (4, "gouji.does_not_beat")],
      [(2, ASKED, "gouji.does_not_beat"), (3, ASKED, "gouji.count_mismatch"), (4, ASKED, "gouji.does_not_beat")]),
+    ("004:25 让牌 on the 对门's play the camera did not see: the gap is the flag (D35)", """
+deal gouji-yucheng leader=0
+0 10C 10C 10D 10D 10S
+3 !rangpai
+4 JC
+""", [(2, "gouji.rangpai_bad")], [(2, "observe.missing_play", None)]),
     ("004:23: with the seat's hand known its cards are not doubted: the fault stays", """
 deal gouji-shandong leader=0
 hand 1 9H 3H AS

@@ -182,7 +182,7 @@ BENCH = [
     ("gouji-shandong", 100_154, "drop", [(67, "observe.fault_or_slip")]),                # was 17
     ("gouji-shandong", 100_201, "drop", [(40, "observe.fault_or_slip")]),           # was 6
     ("gouji-yucheng", 100_040, "misread", [(91, "observe.missing_play")]),        # was 12 (deal_over)
-    ("gouji-yucheng", 100_007, "drop", [(8, "gouji.rangpai_bad")]),               # was 2
+    ("gouji-yucheng", 100_007, "drop", [(8, "observe.missing_play")]),   # was 2, then rangpai_bad (D35)
     ("gouji-yucheng", 100_166, "misread", [(44, "observe.fault_or_slip")]),           # was 2
     # ``--seed 2``: a seat presumed 闷 by a misread 3 plays on (9 before, deal_over); the burn
     # (004:11) a missed play started goes on into 诈烧 (002:13) (4 and 2 before)
