@@ -45,6 +45,7 @@ class GoujiDeal(Protocol):
     rang: int | None
     readings: Readings
     pending_observe: list[Fault]
+    camera: bool    # the last play judged was a camera's (O10)
 
     def _copy(self) -> GoujiDeal: ...
     def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]: ...

@@ -33,6 +33,7 @@ class Decision(enum.Enum):
     KEEP_APART = "keep-apart"  # two candidate tracks stay two cards
     GATE = "gate"  # a detection may match a reported card of another code
     REVISE = "revise"  # a reported play's cards are read again
+    UNSURE = "mark-unsure"  # the play is reported with "sure": false (the referee confirms it)
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,8 @@ RULES: tuple[Rule, ...] = (
          "from the card's own", Decision.KEEP_APART, "V20", "tracking:ZoneTracks._shed_claimed"),
     Rule("track.fanned_pair", "track", "two candidates of one code, each with an index of its own",
          Decision.KEEP_APART, "V16", "predicates:fanned_pair", traced=False),
+    Rule("sure.merged_joker", "play", "a joker reported vs the candidates of its code it took in before",
+         Decision.UNSURE, "V21", "zone:ZoneTracker._report"),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",
          Decision.DROP, "V2", "tracking:ZoneTracks._hopeless"),
     Rule("match.suit_misread_gate", "match", "a detection of another code vs a reported card of its rank",

@@ -154,9 +154,13 @@ class ZoneTracker:
         # where the cards came from: where they were first seen, and where they stopped
         origin = mean([tr.first_xy for tr in cands]) if earlier is None else earlier
         rest = mean([tr.anchor for tr in cands])
+        sure = all_sure(tr.read_surely(code) for tr, code in zip(cands, codes, strict=True))
+        twins = [tr for tr in cands if tr.took_twin] if self.s.enabled("sure.merged_joker") else []
+        for tr in twins:
+            self._trace_to("sure.merged_joker", tr, pid)
         return PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                conf < self.s.confirm_below, self.name, origin, rest, pid,
-                               all_sure(tr.read_surely(code) for tr, code in zip(cands, codes, strict=True)))
+                               False if twins else sure)
 
     def _split_within(self, cands: list[Track], ctx: rules.Context) -> set[int]:
         """New cards of one play that are another of them read a second time (the ``split.*``

@@ -174,6 +174,43 @@ def test_indices_seen_apart_are_absorbed_and_without_that_merged_as_duplicates()
     assert plays == [["KH"]] and "track.absorb" not in {r.rule for r in seg.trace}
 
 
+def _sure_plays(frames, settings):
+    seg = PlaySegmenter(LAYOUT4, settings)
+    out = []
+    for i, cards in enumerate(frames):
+        out.extend((o.cards, o.sure) for o in seg.update(i / FPS, cards)[0])
+    return out, seg
+
+
+def _marks_apart_then_paired(code):
+    """A card whose two indices are first found as two lone cards, then paired (read surely)."""
+    x, y = seat0_xy()
+    apart = [TableCard(code, 0.9, ((x, y),), "seat0", sure=True),
+             TableCard(code, 0.9, ((x + 50, y + 75),), "seat0", sure=True)]
+    return [apart] * 2 + [[TableCard(code, 0.9, ((x, y), (x + 50, y + 75)), "seat0", sure=True)]] * 12
+
+
+def test_a_joker_that_took_in_a_candidate_of_its_code_is_reported_unsure():
+    """V21 (sure.merged_joker): a second joker of one code, stacked on the first, shows only
+    marks the merge takes for the first joker's (bench e2e, chaodipi on anglo_modern: BJ BJ
+    logged BJ and marked sure).  The joker is reported, but not sure; switched off, it is sure."""
+    frames = _marks_apart_then_paired("BJ")
+    plays, seg = _sure_plays(frames, SegmenterSettings())
+    assert plays == [(("BJ",), False)]
+    assert [r.rule for r in seg.trace] == ["track.absorb", "sure.merged_joker"]
+    plays, seg = _sure_plays(frames, tuned(SegmenterSettings(), ["disabled_rules=sure.merged_joker"]))
+    assert plays == [(("BJ",), True)] and "sure.merged_joker" not in {r.rule for r in seg.trace}
+
+
+def test_a_numbered_card_merged_the_same_way_and_a_whole_joker_stay_sure():
+    """Only jokers: a numbered card's two indices found apart, then paired, are its own (no twin
+    shows only marks beside them), and a joker seen whole from the first is sure."""
+    assert _sure_plays(_marks_apart_then_paired("KH"), SegmenterSettings())[0] == [(("KH",), True)]
+    x, y = seat0_xy()
+    whole = [[TableCard("BJ", 0.9, ((x, y), (x + 50, y + 75)), "seat0", sure=True)]] * 14
+    assert _sure_plays(whole, SegmenterSettings())[0] == [(("BJ",), True)]
+
+
 @pytest.mark.parametrize("name", sorted(RULE_NAMES))
 def test_every_rule_can_be_switched_off_by_name(name):
     s = SegmenterSettings(disabled_rules=frozenset({name}))
