@@ -23,7 +23,7 @@ from .burning import Burn, BurnState
 from .other_readings import OtherReadings
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, parse_shape
-from .table import BEAT_CODES, RESYNC_CODES, Phase
+from .table import ASKED_CODES, BEAT_CODES, RESYNC_CODES, Phase
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -370,21 +370,31 @@ class SlipReadings(OtherReadings):
 
 def _contested(ref: SlipReadings, event: PlayEvent, faults: list[Fault]) -> list[Fault]:
     """O12 (decision D35 in docs/rules/gouji.md): a camera play's fault against the turn order
-    or the table (``RESYNC_CODES``), when an earlier camera play was faulted so against the
-    same table play, is a question (``observe.fault_or_slip``).  Seat after seat failing to
-    answer one table play points at the table as the judge has it (a new lead the camera
-    missed, a card of it misread), not at the players.  The first such fault stays as D30 and
-    D33 make it."""
+    or the table (``RESYNC_CODES``) is a question (``observe.fault_or_slip``) when the table
+    play it is judged against is already in doubt: an earlier camera play was faulted so
+    against it, or was flagged as a slip (``observe.*``, or a shape fault a slip may explain)
+    and left it on the table.  Seat after seat failing to answer one table play points at
+    the table as the judge has it (a new lead the camera missed, a card of it misread), not
+    at the players.  The first such fault against a table play no flag has touched stays as
+    D30 and D33 make it."""
     cur = ref.cur
     if cur is None or not ref._asks(event.seat):
         return faults
     against = [f for f in faults if _table_fault(f)]
     if not against:
+        if any(_flagged(f) for f in faults):
+            ref.readings.contested = cur.i      # the table as it stands rests on a flagged slip
         return faults
     if ref.readings.contested != cur.i:
         ref.readings.contested = cur.i
         return faults
     return [ref._question(event.seat, event.cards, f) if f.code in RESYNC_CODES else f for f in faults]
+
+
+def _flagged(fault: Fault) -> bool:
+    """``fault`` flags the play as a camera's slip (``observe.*``) or as a shape a slip may
+    explain (``ASKED_CODES``)."""
+    return fault.code.startswith("observe.") or fault.code in ASKED_CODES
 
 
 def _table_fault(fault: Fault) -> bool:

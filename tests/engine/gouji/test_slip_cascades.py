@@ -19,6 +19,7 @@ Turn rules the cases rest on (/work/shared/seeds/):
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -221,3 +222,49 @@ def test_issue_case_misread_seed_5112692() -> None:
     k = rng.choice(play_indices(cam))
     result = _judge(misread(cam, k, rng))
     assert [(v.i, v.fault.code) for v in result.verdicts if v.fault is not None] == [(27, "observe.fault_or_slip")]
+
+
+def _slips_deal(game: str, n: int, drop: float, mis: float, seed: int = 1):
+    """Deal ``n`` of ``cardref bench verdicts --slips DROP MISREAD --seed SEED``: a simulated
+    deal logged as a camera logs it, one play made illegal, then every play dropped with
+    probability ``drop``, else one card misread with probability ``mis``.  Returns the
+    verdicts on that log and the benchmark's false accusations (their line indices)."""
+    from cardref.benchmarks.injection import FAMILIES
+    from cardref.engine import registry
+    from cardref.engine.verdict_compare import compare
+    from cardref.vision.bench_e2e import degrade, inject_illegal, judge_events
+
+    sim = importlib.import_module(FAMILIES[registry.get(game).family])
+    true_log, _ = camera_log(sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}")))
+    watched, origin = list(true_log), list(range(len(true_log)))
+    true_log, watched, bad = inject_illegal(true_log, watched, origin, 1, random.Random(f"inject:{seed}:{game}:{n}"))
+    watched, origin, _, _ = degrade(watched, origin, drop, mis, random.Random(f"degrade:{seed}:{game}:{n}"))
+    verdicts = judge_events(watched)
+    return verdicts, compare(verdicts, judge_events(true_log), origin, bad).false_at
+
+
+#: ``cardref bench verdicts --slips 0.03 0.02`` deals (seed 1) where a rule fault came right
+#: after a camera slip the judge had flagged, against the table play that slip left (O12, D35):
+#: (deal, line of the flagged slip and its code, line of the fault, now a question)
+AFTER_A_FLAG = [
+    # seat 5 seen playing a 3 after the judge had it out (play.after_out, asked), then a single
+    # against seat 5's triple still on the table: a new lead not seen (was count_mismatch)
+    (45, (75, "observe.fault_or_slip"), 76),
+    # 5C 5C AC 5H 5S judged as five 5s with a joker (O5), then QQQQQ "does not beat" it: the
+    # card read wrong was no joker (was does_not_beat)
+    (50, (42, "observe.card_unplausible"), 43),
+    # 4H JD JH judged as three jacks (O5); a play missed; then a single against the triple (was
+    # count_mismatch)
+    (60, (27, "observe.card_unplausible"), 28),
+]
+
+
+@pytest.mark.parametrize("n,flag,line", AFTER_A_FLAG, ids=[f"deal {c[0]}" for c in AFTER_A_FLAG])
+def test_a_fault_against_a_table_play_a_flagged_slip_left_is_asked(n: int, flag: tuple, line: int) -> None:
+    verdicts, false_at = _slips_deal("gouji-shandong", n, 0.03, 0.02)
+    at, code = flag
+    assert verdicts[at].fault is not None and verdicts[at].fault.code == code
+    v = verdicts[line]
+    assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
+    assert v.fault.facts["fault"] in ("gouji.count_mismatch", "gouji.does_not_beat")
+    assert line not in false_at
