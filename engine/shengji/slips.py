@@ -326,10 +326,17 @@ class SlipReadings:
         fault, self.mixed_lead = self.mixed_lead, None
         if fault is None:
             return []
-        if not misread:
-            return [fault]
         lead = self.tricks.trick[0]
         group = self.order.group
+        if not misread:
+            groups = Counter(group[c] for c in lead.cards)
+            if lead.i in self.cards_at and len(groups) == 2 and min(groups.values()) == 1:
+                # O13a: a camera lead one card off one group, its follows silent: one card read
+                # wrong explains it as well as a player leading two suits; asked, not charged
+                return [Fault("observe.fault_or_slip", {"seat": lead.seat, "cards": list(lead.cards),
+                                                        "fault": fault.code, "fault_facts": dict(fault.facts)},
+                              lead.i)]
+            return [fault]
         kept = mixed_lead_group(self.tricks.trick, self.order)
         odd = next(c for c in lead.cards if group[c] != kept)
         like = next(c for c in lead.cards if group[c] == kept)

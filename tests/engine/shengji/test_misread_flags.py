@@ -205,3 +205,32 @@ def test_camera_revoke_no_card_doubts_is_said_at_the_deal_end(game: str) -> None
     result = judge_text(json.dumps(x) for x in log)
     assert [v.fault.code if v.fault else None for v in result.verdicts] == [*want, None]
     assert [(v.i, v.fault.proven_at) for v in result.verdicts if v.accusation] == [(2, 12)]
+
+
+def C(seat: int, *cards: str) -> dict:
+    """A camera's play (``source: "camera"``)."""
+    return {**P(seat, *cards), "source": "camera"}
+
+
+ASKED = "observe.fault_or_slip"
+# O13a (docs/rules/chaodipi.md), 003:58 「同门花色」: a 混合 lead whose follows do not show which
+# suit it was of.  (why, plays, verdict per line from the deal line on)
+MIXED_SILENT = [
+    ("one card off the lead's suit, at the camera: asked, naming lead_mixed",
+     [C(0, "9D", "9C"), C(1, "7H", "8H"), C(2, "JH", "QH"), C(3, "KH", "AH")], [None, ASKED, None, None, None]),
+    ("the same lead typed by a person: the rule fault",
+     [P(0, "9D", "9C"), P(1, "7H", "8H"), P(2, "JH", "QH"), P(3, "KH", "AH")],
+     [None, "shengji.lead_mixed", None, None, None]),
+    ("two cards off each other's suit in a lead of four, at the camera: no one card explains it",
+     [C(0, "9D", "9D", "9C", "9C"), C(1, "7H", "8H", "10H", "JH"), C(2, "JH", "QH", "KH", "AH"),
+      C(3, "3H", "4H", "5H", "6H")], [None, "shengji.lead_mixed", None, None, None]),
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("why,plays,want", MIXED_SILENT, ids=[c[0] for c in MIXED_SILENT])
+def test_a_mixed_lead_one_card_off_at_the_camera_is_asked(game: str, why: str, plays: list, want: list) -> None:
+    result = judge_text(json.dumps(x) for x in [deal(game, 4), *plays])
+    assert [v.fault.code if v.fault else None for v in result.verdicts] == want
+    asked = [v for v in result.verdicts if v.fault is not None and v.fault.code == ASKED]
+    assert all(v.confirm and v.fault.facts["fault"] == "shengji.lead_mixed" for v in asked)
