@@ -67,8 +67,9 @@ class Readings:
     #: a reading kept though nothing was flagged (O11, :mod:`.unseen_burn`): the first faulted
     #: play after it does not adopt it (that play is flagged as usual), later ones may
     waits: bool = False
-    #: the play on the table (its index) a camera play was faulted against (the turn order or
-    #: the table, ``RESYNC_CODES``): the next such fault against it is a question (O12, D35)
+    #: the play on the table (its index) in doubt: a camera play was faulted against it (the
+    #: turn order or the table, ``RESYNC_CODES``), or a flagged camera slip left it on the
+    #: table; the next such fault against it is a question (O12, D35)
     contested: int | None = None
 
 
