@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections import Counter
 
 from cardref.engine import registry
 from cardref.engine.camera import camera_log
@@ -29,6 +30,7 @@ def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_ra
     sim = importlib.import_module(FAMILIES[registry.get(game).family])
     total = VerdictScore()
     dropped = misread = plays = 0
+    codes: Counter[str] = Counter()     # the rules the false accusations named
     for n in range(deals):
         events = sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}"))
         true_log, _ = camera_log(events)
@@ -38,17 +40,24 @@ def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_ra
                                         random.Random(f"degrade:{seed}:{game}:{n}"))
         dropped, misread = dropped + d, misread + m
         plays += sum(e.type == "play" for e in true_log)
-        total.add(compare(judge_events(watched), judge_events(true_log), origin, bad))
+        verdicts = judge_events(watched)
+        score = compare(verdicts, judge_events(true_log), origin, bad)
+        codes.update(f.code for f in (verdicts[j].fault for j in score.false_at) if f is not None)
+        total.add(score)
     return {"game": game, "deals": deals, "plays": plays, "dropped": dropped, "misread": misread,
             "false_accusations_per_deal": round(total.false_accusations / deals, 3),
             "caught": total.caught, "injected": total.injected,
             "caught_pct": round(100 * total.caught / total.injected, 1) if total.injected else None,
             "observation_flags_per_deal": round(total.observation_flags / deals, 3),
-            "confirmations_per_deal": round(total.confirmations / deals, 3)}
+            "confirmations_per_deal": round(total.confirmations / deals, 3),
+            "false_accusations_by_code": dict(codes.most_common())}
 
 
 def format_row(row: dict) -> str:
     return (f"{row['game']:18s} {row['deals']:4d} deals, {row['plays']} plays ({row['dropped']} dropped, "
             f"{row['misread']} misread)  false acc./deal={row['false_accusations_per_deal']}  "
             f"caught={row['caught']}/{row['injected']} ({row['caught_pct']}%)  "
-            f"obs./deal={row['observation_flags_per_deal']}  confirm/deal={row['confirmations_per_deal']}")
+            f"obs./deal={row['observation_flags_per_deal']}  confirm/deal={row['confirmations_per_deal']}"
+            + (f"\n{'':18s} false accusations by rule: "
+               + ", ".join(f"{code} {n}" for code, n in row["false_accusations_by_code"].items())
+               if row.get("false_accusations_by_code") else ""))

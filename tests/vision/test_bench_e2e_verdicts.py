@@ -166,3 +166,16 @@ def test_bench_verdicts_slips_judges_whole_camera_logs_at_set_rates(capsys) -> N
     assert row["game"] == "guafeng-zibo" and row["deals"] == 1 and row["injected"] == 1
     assert verdicts_main(["--slips", "2", "0"]) == 2
     assert "must lie in [0, 1]" in capsys.readouterr().out
+    assert clean["false_accusations_by_code"] == {}
+
+
+def test_bench_verdicts_slips_names_the_rules_it_accused_wrongly() -> None:
+    """The false accusations are counted by the rule they named, so that the next fix knows
+    where to look; they add up to the false accusations, and none is a question."""
+    from cardref.benchmarks.slip_rates import format_row, measure_slips
+
+    row = measure_slips("chaodipi-kangqi", 20, 1, 0.05, 0.05)
+    by_code = row["false_accusations_by_code"]
+    assert sum(by_code.values()) == round(row["false_accusations_per_deal"] * 20) > 0
+    assert all(not code.startswith(("observe.", "deck.")) for code in by_code)
+    assert "false accusations by rule: " + ", ".join(f"{c} {n}" for c, n in by_code.items()) in format_row(row)
