@@ -7,6 +7,7 @@ Chinese or English at the boundary.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,17 @@ OBSERVATION_PREFIXES = (OBSERVE_PREFIX, "deck.")
 
 def is_observation(code: str) -> bool:
     return code.startswith(OBSERVATION_PREFIXES)
+
+
+#: The question naming the rule fault a camera play would be, were it not that a camera slip
+#: may explain it (docs/rules/observation.md O10, O12, O13a).
+FAULT_OR_SLIP = OBSERVE_PREFIX + "fault_or_slip"
+
+
+def fault_or_slip(seat: int, cards: Sequence[Any], fault: Fault) -> Fault:
+    """``fault`` of ``seat``'s camera play ``cards`` as the question :data:`FAULT_OR_SLIP`."""
+    return Fault(FAULT_OR_SLIP, {"seat": seat, "cards": list(cards), "fault": fault.code,
+                                 "fault_facts": dict(fault.facts)})
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
 from ..events import AnyEvent
-from ..verdict import Fault
+from ..verdict import Fault, fault_or_slip
 from .outs import Progress
 from .shapes import ORDER, TWO, Shape, beats, parse_shape
 from .table import ASKED_CODES, SEATS, Current, Phase
@@ -94,8 +94,7 @@ class OtherReadings:
         ``fault`` itself)."""
         if not self._asks(seat):
             return fault
-        return Fault("observe.fault_or_slip", {"seat": seat, "cards": list(cards), "fault": fault.code,
-                                               "fault_facts": dict(fault.facts)})
+        return fault_or_slip(seat, cards, fault)
 
     def _misread_table(self, i: int, event: AnyEvent) -> list[Self]:
         """O9 then O5: a declare right after a play with a card seen more often than the decks

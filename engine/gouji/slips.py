@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
 from ..events import AnyEvent, PlayEvent
-from ..verdict import Fault
+from ..verdict import FAULT_OR_SLIP, OBSERVE_PREFIX, Fault
 from .burning import Burn, BurnState
 from .other_readings import OtherReadings
 from .outs import Progress
@@ -395,14 +395,13 @@ def _contested(ref: SlipReadings, event: PlayEvent, faults: list[Fault]) -> list
 def _flagged(fault: Fault) -> bool:
     """``fault`` flags the play as a camera's slip (``observe.*``) or as a shape a slip may
     explain (``ASKED_CODES``)."""
-    return fault.code.startswith("observe.") or fault.code in ASKED_CODES
+    return fault.code.startswith(OBSERVE_PREFIX) or fault.code in ASKED_CODES
 
 
 def _table_fault(fault: Fault) -> bool:
     """``fault`` is a play's fault against the turn order or the table (``RESYNC_CODES``), or the
     question of one."""
-    return fault.code in RESYNC_CODES or (fault.code == "observe.fault_or_slip"
-                                          and fault.facts.get("fault") in RESYNC_CODES)
+    return fault.code in RESYNC_CODES or (fault.code == FAULT_OR_SLIP and fault.facts.get("fault") in RESYNC_CODES)
 
 
 def _one_beatable(cur: Current | None, cards: tuple[Card, ...]) -> bool:

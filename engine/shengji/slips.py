@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card
 from ..events import PlayEvent
-from ..verdict import Fault
+from ..verdict import Fault, fault_or_slip
 from .combos import Kind
 from .order import TRUMP
 from .readings import Choice, Reading, slip_readings
@@ -333,9 +333,7 @@ class SlipReadings:
             if lead.i in self.cards_at and len(groups) == 2 and min(groups.values()) == 1:
                 # O13a: a camera lead one card off one group, its follows silent: one card read
                 # wrong explains it as well as a player leading two suits; asked, not charged
-                return [Fault("observe.fault_or_slip", {"seat": lead.seat, "cards": list(lead.cards),
-                                                        "fault": fault.code, "fault_facts": dict(fault.facts)},
-                              lead.i)]
+                return [fault_or_slip(lead.seat, lead.cards, fault).at(lead.i)]
             return [fault]
         kept = mixed_lead_group(self.tricks.trick, self.order)
         odd = next(c for c in lead.cards if group[c] != kept)
