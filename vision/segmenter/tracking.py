@@ -183,7 +183,7 @@ class ZoneTracks:
                     and not (s.enabled("track.fanned_pair") and own_index(other.points, (*det.points, *tr.points), near))):
                 tr.take_votes(other)
                 tr.first_seen = min(tr.first_seen, other.first_seen)
-                tr.took_twin = tr.took_twin or (not tr.committed and det.card in JOKER_CODES)
+                tr.took_twin = tr.took_twin or det.card in JOKER_CODES
                 self.trace("track.absorb", other, None, tr)
                 other.remove()
 
@@ -245,7 +245,7 @@ class ZoneTracks:
                         if min(dist(q, p) for p in keep.points) > s.match_mm and len(keep.points) < s.max_points:
                             keep.points.append(q)
                     keep.take_votes(drop)
-                    keep.took_twin = keep.took_twin or drop.took_twin or keep.best in JOKER_CODES
+                    keep.took_twin = keep.took_twin or keep.best in JOKER_CODES
                     keep.seen_since_still = max(keep.seen_since_still, drop.seen_since_still)
                     keep.sightings = sorted(set(keep.sightings) | set(drop.sightings))
                     gone.add(drop.id)

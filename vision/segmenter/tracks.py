@@ -47,7 +47,7 @@ class Track:
     play: int | None = None  # the play that reported it
     later: Counter[str] = field(default_factory=Counter)  # codes read (frames) after it was reported
     read_as_code: float = -math.inf  # when its reported code was last read where it lies
-    #: a joker that took in another candidate of its code before it was reported (V21)
+    #: a joker that took in another candidate of its code (V21; read when the card is reported)
     took_twin: bool = False
 
     def vote(self, code: str, conf: float, sure: bool | None) -> None:
