@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -33,6 +34,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _bad_emulation() -> str | None:
+    """Why ``$CARDREF_EMULATE_ISA`` cannot be honoured (``None``: unset or known), said before
+    any command runs rather than as a detector's traceback halfway through one."""
+    if not os.environ.get("CARDREF_EMULATE_ISA", "").strip():
+        return None
+    from cardref.vision.detector.cpu import emulated_isa
+    from cardref.vision.detector.errors import DetectorError
+
+    try:
+        emulated_isa()
+    except DetectorError as exc:
+        return str(exc)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -40,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
+        return 2
+    bad = _bad_emulation()
+    if bad:
+        print(f"cardref: {bad}", file=sys.stderr)
         return 2
     try:
         return int(args._run(args) or 0)

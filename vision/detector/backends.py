@@ -29,6 +29,7 @@ import numpy as np
 
 from ..classes import CORNER_CLASS_NAMES, NON_CARD_NAMES, UNNAMED
 from ..types import CornerDetection
+from .cpu import openvino_config
 from .decode import Letterbox, decode_yolo, letterbox, letterbox_image
 from .errors import BackendUnavailableError, DetectorError, ModelFileError
 
@@ -258,6 +259,7 @@ class OpenVinoBackend(_ExportedBackend):
             self._free_model = model.clone()  # kept to compile copies at other shapes (at_shape)
         config: dict[str, object] = {"PERFORMANCE_HINT": "LATENCY",
                                      "INFERENCE_NUM_THREADS": threads or default_threads()}
+        config = openvino_config(config)  # an emulated AVX2-only CPU (cpu.py) runs f32
         if precision:
             config["INFERENCE_PRECISION_HINT"] = precision
         self._config = config

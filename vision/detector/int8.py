@@ -45,9 +45,16 @@ def is_int8_copy(path: str | Path) -> bool:
     return Path(path).name.endswith("-int8.onnx")
 
 
-@functools.cache
 def cpu_has_bf16() -> bool:
-    """Whether OpenVINO finds bf16 units on this CPU (then it runs float models in bf16)."""
+    """Whether OpenVINO finds bf16 units on this CPU (then it runs float models in bf16); never
+    on an emulated AVX2-only CPU (:func:`.cpu.emulated_isa`)."""
+    from .cpu import emulated_isa
+
+    return emulated_isa() is None and _openvino_has_bf16()
+
+
+@functools.cache
+def _openvino_has_bf16() -> bool:
     try:
         import openvino as ov
 

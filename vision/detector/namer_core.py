@@ -111,6 +111,7 @@ def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads:
     that have it), else ONNX Runtime.  Returns a function giving the model's outputs for a
     blob, and whether the model has more than one output (the namer's features)."""
     from .backends import default_threads, read_onnx_metadata
+    from .cpu import openvino_config
 
     try:
         meta = read_onnx_metadata(path)
@@ -126,8 +127,8 @@ def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads:
         ov = None
     if ov is not None:
         try:
-            compiled = ov.Core().compile_model(str(path), "CPU", {"INFERENCE_NUM_THREADS": threads,
-                                                                  "PERFORMANCE_HINT": "LATENCY"})
+            compiled = ov.Core().compile_model(str(path), "CPU", openvino_config({"INFERENCE_NUM_THREADS": threads,
+                                                                                  "PERFORMANCE_HINT": "LATENCY"}))
         except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
             raise ModelFileError(path, f"OpenVINO cannot load the {what} ({exc})") from exc
         outputs = compiled.outputs
