@@ -15,7 +15,8 @@ AVX2 (``ONEDNN_MAX_CPU_ISA``, set before the first model is compiled), float mod
 compiled in f32 (an AVX2-only CPU has no bf16 units; OpenVINO would otherwise ask oneDNN for
 bf16 kernels that AVX2 lacks), :func:`cpu_flags` drops the AVX-512, VNNI, AMX and bf16 flags
 (so the INT8 check caches a verdict of its own) and :func:`isa_line` says it is emulated.
-It takes effect: a compiled model's kernels name the ISA they were built for
+Only OpenVINO (the default backend) is held: ONNX Runtime and PyTorch choose their kernels
+by the CPU's own flags.  It takes effect: a compiled model's kernels name the ISA they were built for
 (:func:`kernel_isas`), and an INT8 copy with full 8-bit weights, which keeps 88 of 89
 corners of the check frames with VNNI, keeps 52 emulated, as it did on a real AVX2-only AMD
 EPYC.  A few of OpenVINO's own (non-oneDNN) kernels still use AVX-512, so the emulation
@@ -151,5 +152,5 @@ def isa_line(flags: frozenset[str] | None = None) -> str:
     line = ", ".join(f"{name} {'yes' if has else 'no'}" for name, has in isa(flags).items())
     if emulated is not None:
         own = ", ".join(name for name, has in isa(_own_flags(CPUINFO)).items() if has)
-        line += f" ({emulated} emulated by {EMULATE_ENV} on a CPU with {own})"
+        line += f" ({emulated} emulated for OpenVINO by {EMULATE_ENV} on a CPU with {own})"
     return line

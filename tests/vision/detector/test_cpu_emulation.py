@@ -44,7 +44,7 @@ def test_emulated_avx2_hides_the_wider_flags_and_says_so(cpuinfo: Path, monkeypa
     assert {"avx2", "avx", "fma", "sse4_2"} <= flags
     assert not {f for f in flags if f.startswith(("avx512", "amx", "avx_vnni"))}
     assert cpu.isa(flags) == {"AVX2": True, "AVX-512": False, "VNNI": False, "AMX": False, "BF16": False}
-    assert "AVX2 emulated by CARDREF_EMULATE_ISA" in cpu.isa_line()
+    assert "AVX2 emulated for OpenVINO by CARDREF_EMULATE_ISA" in cpu.isa_line()
     # OpenVINO compiles in f32 (no bf16 units) with oneDNN held to AVX2, and the runtime
     # therefore weighs the INT8 copies as on an AVX2-only machine
     assert cpu.openvino_config({"INFERENCE_NUM_THREADS": 2}) == {"INFERENCE_NUM_THREADS": 2,
