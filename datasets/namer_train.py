@@ -26,12 +26,15 @@ from .namer_data import NONE_ID, patches_from
 from .patch_training import (
     blurred,
     fit,
+    glared,
     greyed,
+    keystoned,
     light_and_colour,
     noisy,
     pixelated,
     pixelated_fixed,
     quarter_turned,
+    speckled,
     start_run,
     warped,
 )
@@ -45,22 +48,33 @@ PIXELATED_SHARE = 0.4
 #: The held-out real photos are also scored at these webcam index heights (px): their patches
 #: shrunk to 1.3x that side and enlarged back (:func:`.patch_training.pixelated_fixed`).
 WEBCAM_INDEX_PX = (12, 18)
+#: Share of the training patches given each flaw of a phone photo that the scenes lack
+#: (:func:`.patch_training.keystoned` perspective, :func:`~.patch_training.glared` glare,
+#: :func:`~.patch_training.speckled` dots); 0: none, as namers up to n12 were trained.
+PHOTO_FLAWS = 0.0
+#: Share of the training patches in grey (the shared standard deck's photos: 83 of 306 grey).
+GREY_SHARE = 0.15
 
 
-def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
+def augment(x, gen, photo_flaws: float | None = None, grey: float | None = None):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..1
     import torch
 
+    flaws = PHOTO_FLAWS if photo_flaws is None else photo_flaws
     n = x.shape[0]
     x = quarter_turned(x, gen)
     # a card seen obliquely (the real photos' phones tilt up to ~60 degrees): half of the
     # patches get a small turn (+-26 degrees), shear and scale on top of the quarter turns
     x = warped(x, gen, p=0.5, turn=0.9, shear=0.6, scale=(0.9, 1.15))
+    if flaws:
+        x = keystoned(x, gen, flaws)
     # a webcam's resolution: the real photos' sharp indices as a webcam far above the table
     # shows them (8-22 px tall), where clubs and spades differ by a few pixels
     x = pixelated(x, gen, PIXELATED_SHARE)
     # the scenes already vary light and colour: a little more here, not so much that a
     # patch ends up unreadable (v1 of this step darkened or washed out a quarter of them)
     x = light_and_colour(x, gen)
+    if flaws:
+        x = glared(x, gen, flaws).clamp(0, 1)
     # other decks: a dark deck (light ink on black: inverted) and other ink colours (a four-colour
     # deck's green clubs and blue diamonds, gold ink): shapes must carry the name, not red/black
     invert = torch.rand(n, generator=gen) < 0.1
@@ -68,7 +82,9 @@ def augment(x, gen):  # noqa: ANN001, ANN201 - torch tensors (n, 3, s, s) in 0..
     permute = torch.rand(n, generator=gen) < 0.15
     if permute.any():
         x[permute] = x[permute][:, torch.randperm(3, generator=gen)]
-    x = greyed(x, gen, 0.15)  # black-and-white photos: suits by shape alone
+    x = greyed(x, gen, GREY_SHARE if grey is None else grey)  # black-and-white photos: suits by shape alone
+    if flaws:
+        x = speckled(x, gen, flaws)
     return noisy(blurred(x, gen, 0.25), gen)
 
 
@@ -129,14 +145,16 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
                 batch: int = 256, lr: float = 3e-3, threads: int = 2, models_dir: Path = MODELS_DIR,
                 seed: int = 0, extra_sets: list[Path] | None = None, name: str = "namer",
                 resume: bool = False, init: str | Path | None = None, export_only: bool = False,
-                device: str = "cpu", glyph_indices: int = 0, real_fold: str = "standard") -> dict:
+                device: str = "cpu", glyph_indices: int = 0, real_fold: str = "standard",
+                photo_flaws: float = PHOTO_FLAWS, grey: float = GREY_SHARE) -> dict:
     """Train within ``budget_min`` minutes; ``resume`` carries on the run ``name`` from its
     checkpoint (``runs/namer/<name>/last.pt``, written after every epoch), ``init`` starts
     from another run's weights; ``export_only`` (with ``resume``) publishes the checkpoint's
     best weights without training (e.g. while the run still goes on); ``device`` is where
     the steps run (``cpu``, or e.g. ``cuda`` on a GPU machine); ``glyph_indices`` adds that
     many indices printed from the installed fonts (:mod:`.glyph_indices`); ``real_fold``
-    chooses which real deck tunes and which validates (:data:`.evaluate.REAL_FOLDS`).
+    chooses which real deck tunes and which validates (:data:`.evaluate.REAL_FOLDS`);
+    ``photo_flaws`` and ``grey`` are the shares of :func:`augment`'s phone-photo flaws and grey patches.
     Returns the namer's model-card entry."""
     import torch
 
@@ -187,7 +205,8 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
     net = build_net()
     run = start_run(net, lr, RUNS_DIR / name / "last.pt", "namer", resume=resume, init=init)
     deadline = time.time() if export_only else t0 + budget_min * 60
-    fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=deadline, augment=augment,
+    fit(run, x_train, y_train, batch=batch, lr=lr, seed=seed, t0=t0, deadline=deadline,
+        augment=lambda x, gen: augment(x, gen, photo_flaws, grey),
         evaluate=lambda n: {k: accuracy(n, *v) for k, v in sets.items()},
         key=lambda scores: scores["synthetic held-out designs"]["card_accuracy"] or 0.0,
         ckpt=RUNS_DIR / name / "last.pt", device=device)
@@ -201,6 +220,7 @@ def train_namer(synthetic: Path, budget_min: float, with_real: bool = True, real
         "weights": f"models/{out.name}", "weights_bytes": out.stat().st_size,
         "classes": len(NAMER_CLASSES), "patch": CROP_SIZE,
         "train_patches": int(len(y_train)), "synthetic_train_images": len(train_imgs), **real_info, **glyph_info,
+        "photo_flaws": photo_flaws, "grey_share": grey,
         "epochs": run.epoch, "steps": run.step, "batch": batch, "train_time_s": round(run.spent, 1),
         "held_out": final, "history": run.history[-8:],
     }

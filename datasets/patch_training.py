@@ -215,3 +215,67 @@ def pixelated_fixed(patches: np.ndarray, side: int) -> np.ndarray:
         small = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
         out[i] = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     return out
+
+
+def keystoned(x, gen, p: float, strength: float = 0.35):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches seen in perspective: each corner of the patch moved by up
+    to ``strength``/2 of its side, the patch resampled through that homography (a phone
+    tilted 40-60 degrees over a card: the far side of the index shrinks, which the affine
+    :func:`~cardref.vision.detector.namer_finetune.warped` cannot show)."""
+    import cv2
+    import torch
+
+    n, _, size, _ = x.shape
+    chosen = torch.nonzero(torch.rand(n, generator=gen) < p).flatten().tolist()
+    if not chosen:
+        return x
+    moves = ((torch.rand(len(chosen), 4, 2, generator=gen) - 0.5) * strength * size).numpy()
+    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    arr = x[chosen].permute(0, 2, 3, 1).numpy()
+    out = np.empty_like(arr)
+    for k in range(len(chosen)):
+        h = cv2.getPerspectiveTransform(src, (src + moves[k]).astype(np.float32))
+        out[k] = cv2.warpPerspective(arr[k], h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    x[chosen] = torch.from_numpy(out).permute(0, 3, 1, 2)
+    return x
+
+
+def glared(x, gen, p: float, most: float = 0.7):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches under a glossy card's glare: a soft band of light (a
+    window or a lamp in the varnish) of a random direction, place and width, lifting the
+    patch towards white by up to ``most`` where it is brightest."""
+    import torch
+
+    n, _, size, _ = x.shape
+    chosen = torch.rand(n, generator=gen) < p
+    m = int(chosen.sum())
+    if not m:
+        return x
+    ang = torch.rand(m, generator=gen) * np.pi
+    pos = (torch.rand(m, generator=gen) - 0.5) * 1.4
+    width = 0.15 + torch.rand(m, generator=gen) * 0.5
+    strength = torch.rand(m, generator=gen) * most
+    t = torch.linspace(-1, 1, size)
+    yy, xx = torch.meshgrid(t, t, indexing="ij")
+    d = xx[None] * torch.cos(ang)[:, None, None] + yy[None] * torch.sin(ang)[:, None, None] - pos[:, None, None]
+    light = (strength[:, None, None] * torch.exp(-(d / width[:, None, None]) ** 2))[:, None]
+    x[chosen] = x[chosen] + (1 - x[chosen]) * light
+    return x
+
+
+def speckled(x, gen, p: float, most: float = 0.01):  # noqa: ANN001, ANN201
+    """A share ``p`` of the patches with salt-and-pepper dots on up to ``most`` of their pixels
+    (the shared real photos carry such dots, 0.1 % of the pixels at the median)."""
+    import torch
+
+    n, _, size, _ = x.shape
+    chosen = torch.nonzero(torch.rand(n, generator=gen) < p).flatten()
+    if not len(chosen):
+        return x
+    share = torch.rand(len(chosen), 1, 1, generator=gen) * most
+    hit = torch.rand(len(chosen), size, size, generator=gen) < share
+    salt = (torch.rand(len(chosen), size, size, generator=gen) < 0.5).float()
+    sub = x[chosen]
+    sub = torch.where(hit[:, None], salt[:, None].expand(-1, 3, -1, -1), sub)
+    x[chosen] = sub
+    return x

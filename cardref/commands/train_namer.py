@@ -24,6 +24,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which real deck tunes: standard (its first 70 %%; validated on its later photos and the "
                    "black-and-gold deck; the shipped split) or black-and-gold (validated on every standard-deck "
                    "photo: the reverse fold, honest only from scratch, without --init from a namer that saw them)")
+    p.add_argument("--photo-flaws", type=float, default=None, metavar="P",
+                   help="share of training patches given each phone-photo flaw: perspective, glare, "
+                        "salt-and-pepper dots (default: datasets/namer_train.py PHOTO_FLAWS)")
+    p.add_argument("--grey-share", type=float, default=None, metavar="P",
+                   help="share of training patches turned grey (default: datasets/namer_train.py GREY_SHARE)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu", help="where the training steps run: cpu (default), or a torch "
@@ -52,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
     if args.glyph_indices < 0:
         print("cardref train-namer: --glyph-indices must be >= 0", file=sys.stderr)
         return 2
+    for flag, share in (("--photo-flaws", args.photo_flaws), ("--grey-share", args.grey_share)):
+        if share is not None and not 0.0 <= share <= 1.0:
+            print(f"cardref train-namer: {flag} is a share of the patches, 0 to 1", file=sys.stderr)
+            return 2
     if args.budget_min <= 0 and not args.export_only:
         print("cardref train-namer: --budget-min must be > 0", file=sys.stderr)
         return 2
@@ -75,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
                            models_dir=Path(args.out) if args.out else MODELS_DIR,
                            extra_sets=[Path(e) for e in args.extra], name=args.name, resume=args.resume,
                            init=args.init, export_only=args.export_only, device=args.device,
-                           glyph_indices=args.glyph_indices, real_fold=args.real_fold)
+                           glyph_indices=args.glyph_indices, real_fold=args.real_fold,
+                           **({"photo_flaws": args.photo_flaws} if args.photo_flaws is not None else {}),
+                           **({"grey": args.grey_share} if args.grey_share is not None else {}))
     except (FileNotFoundError, GlyphFontError) as exc:
         print(f"cardref train-namer: {exc}", file=sys.stderr)
         return 2

@@ -58,6 +58,9 @@ class Tricks:
         self.doubt_winner = False
         #: the lead of the trick in progress holds a card seen too often (O14): its follows prove nothing
         self.lead_doubted = False
+        #: the trick in progress was led, unflagged, by another seat than the last trick's winner
+        #: as seen, after a trick whose winner was not known (O21): its lead may be a follow
+        self.lead_free = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -72,9 +75,10 @@ class Tricks:
     @property
     def suspect(self) -> bool:
         """The trick's lead may not be what was seen (a missed lead, a flagged unexpected lead,
-        the trick after a gap): its follows prove no fault later (docs/rules/chaodipi.md,
-        "Camera slips")."""
-        return self.phantom or self.trick_flagged or self.lead_doubted
+        the trick after a gap, a lead whose card was seen too often, a free lead by another
+        seat after a misread winner, O21): its follows prove no fault later
+        (docs/rules/chaodipi.md, "Camera slips")."""
+        return self.phantom or self.trick_flagged or self.lead_doubted or self.lead_free
 
     def has(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.trick)
@@ -96,7 +100,7 @@ class Tricks:
             free, self.any_leader = self.any_leader, False
             if seat != self.leader:
                 if free:
-                    pass
+                    self.lead_free = True      # O21: a lead the misread explains, or a follow of one unseen
                 elif not self.history and not self.gap_flagged:
                     out.append(Fault("shengji.out_of_turn", {"expected": self.leader, "seat": seat}))
                 elif not self.gap_flagged:
@@ -191,6 +195,7 @@ class Tricks:
         self.best_key = None
         self.trick_flagged = False
         self.lead_doubted = False
+        self.lead_free = False
         if self.doubt_winner:
             self.doubt_winner = False
             self.any_leader = True

@@ -82,6 +82,10 @@ def test_train_namer_checks_its_arguments(tmp_path, capsys):
     assert "--real-repeat must be >= 1" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "1", "--glyph-indices", "-1"]) == 2
     assert "--glyph-indices must be >= 0" in capsys.readouterr().err
+    assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "1", "--photo-flaws", "1.5"]) == 2
+    assert "--photo-flaws is a share of the patches, 0 to 1" in capsys.readouterr().err
+    assert main(["train-namer", "--data", str(tmp_path), "--budget-min", "1", "--grey-share", "-0.1"]) == 2
+    assert "--grey-share is a share of the patches, 0 to 1" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--export-only"]) == 2
     assert "goes with --resume" in capsys.readouterr().err
     assert main(["train-namer", "--data", str(tmp_path), "--resume", "--export-only", "--name", "never-run-xyz",

@@ -19,10 +19,10 @@ Turn rules the cases rest on (/work/shared/seeds/):
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import pytest
+from slips_bench import slips_deal
 
 from cardref.engine.camera import camera_log, drop_event, misread, play_indices
 from cardref.engine.eventlog import dump_event, read_lines
@@ -224,25 +224,6 @@ def test_issue_case_misread_seed_5112692() -> None:
     assert [(v.i, v.fault.code) for v in result.verdicts if v.fault is not None] == [(27, "observe.fault_or_slip")]
 
 
-def _slips_deal(game: str, n: int, drop: float, mis: float, seed: int = 1):
-    """Deal ``n`` of ``cardref bench verdicts --slips DROP MISREAD --seed SEED``: a simulated
-    deal logged as a camera logs it, one play made illegal, then every play dropped with
-    probability ``drop``, else one card misread with probability ``mis``.  Returns the
-    verdicts on that log and the benchmark's false accusations (their line indices)."""
-    from cardref.benchmarks.injection import FAMILIES
-    from cardref.engine import registry
-    from cardref.engine.verdict_compare import compare
-    from cardref.vision.bench_e2e import degrade, inject_illegal, judge_events
-
-    sim = importlib.import_module(FAMILIES[registry.get(game).family])
-    true_log, _ = camera_log(sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}")))
-    watched, origin = list(true_log), list(range(len(true_log)))
-    true_log, watched, bad = inject_illegal(true_log, watched, origin, 1, random.Random(f"inject:{seed}:{game}:{n}"))
-    watched, origin, _, _ = degrade(watched, origin, drop, mis, random.Random(f"degrade:{seed}:{game}:{n}"))
-    verdicts = judge_events(watched)
-    return verdicts, compare(verdicts, judge_events(true_log), origin, bad).false_at
-
-
 #: ``cardref bench verdicts --slips 0.03 0.02`` deals (seed 1) where a rule fault came right
 #: after a camera slip the judge had flagged, against the table play that slip left (O12, D35):
 #: (deal, line of the flagged slip and its code, line of the fault, now a question)
@@ -261,7 +242,7 @@ AFTER_A_FLAG = [
 
 @pytest.mark.parametrize("n,flag,line", AFTER_A_FLAG, ids=[f"deal {c[0]}" for c in AFTER_A_FLAG])
 def test_a_fault_against_a_table_play_a_flagged_slip_left_is_asked(n: int, flag: tuple, line: int) -> None:
-    verdicts, false_at = _slips_deal("gouji-shandong", n, 0.03, 0.02)
+    verdicts, false_at = slips_deal("gouji-shandong", n, 0.03, 0.02)
     at, code = flag
     assert verdicts[at].fault is not None and verdicts[at].fault.code == code
     v = verdicts[line]

@@ -146,3 +146,25 @@ def test_bench_drop_costs_one_flag(game: str, n: int) -> None:
     dropped = drop_event(cam, rng.choice(play_indices(cam)))
     flags = [v for v in judge_text(json.dumps(e.to_json()) for e in dropped).verdicts if not v.ok]
     assert len(flags) <= 1, [(v.i, v.fault.code) for v in flags]
+
+
+#: ``cardref bench verdicts --slips 0.03 0.02`` deals (seed 1) where a card seen once too often
+#: left its trick's winner unknown and the next lead, by another seat than the winner as seen,
+#: was a follow of a lead the camera missed (chaodipi.md O21; seeds 000:115 and 003:12, the
+#: winner leads; 003:54-56, an off-suit follow is a revoke only if the seat held the suit):
+#: (game, deal, line of the deck flag, line of the follow the trick's "lead" made a revoke)
+FREE_LEADS = [
+    # 4H seen a third time in a ♦ trick; seat 0's next lead missed; seat 1's ♥A taken for the
+    # lead, and seat 3's ♠ follow proven a revoke by its ♥7 (was shengji.must_follow_suit)
+    ("chaodipi-mingchao", 2, 37, 41),
+]
+
+
+@pytest.mark.parametrize("game,n,flag,line", FREE_LEADS, ids=[f"{g}-{n}" for g, n, _, _ in FREE_LEADS])
+def test_a_free_lead_after_a_misread_winner_proves_no_revoke(game: str, n: int, flag: int, line: int) -> None:
+    from slips_bench import slips_deal
+
+    verdicts, false_at = slips_deal(game, n, 0.03, 0.02)
+    assert verdicts[flag].fault is not None and verdicts[flag].fault.code == "deck.too_many_copies"
+    assert verdicts[line].ok, verdicts[line].fault
+    assert line not in false_at
