@@ -18,16 +18,19 @@ def _stripes(n: int = 400):  # noqa: ANN202
     return x
 
 
-def _changed(out, x):  # noqa: ANN001, ANN202
-    return (out != x).flatten(1).any(1)
+def _drawn(flaw, seed: int, p: float, share: tuple[int, int]):  # noqa: ANN001, ANN202
+    """Striped patches through ``flaw`` at share ``p``: (before, after, which it changed), after
+    checking that it changed a share in ``share`` (of 400) and left the others as they were."""
+    x = _stripes()
+    out = flaw(x.clone(), torch.Generator().manual_seed(seed), p=p)
+    changed = (out != x).flatten(1).any(1)
+    assert share[0] < int(changed.sum()) < share[1]
+    assert torch.equal(out[~changed], x[~changed])
+    return x, out, changed
 
 
 def test_keystoned_draws_its_share_and_makes_parallel_lines_converge() -> None:
-    x = _stripes()
-    out = keystoned(x.clone(), torch.Generator().manual_seed(0), p=0.3)
-    changed = _changed(out, x)
-    assert 80 < int(changed.sum()) < 160
-    assert torch.equal(out[~changed], x[~changed])
+    _, out, changed = _drawn(keystoned, 0, 0.3, (80, 160))
     # a homography of random corners is not a shift: the stripes' columns no longer line up
     # from the top row to the bottom one in the patches it drew
     top, bottom = out[changed][:, 0, 2], out[changed][:, 0, -3]
@@ -36,11 +39,7 @@ def test_keystoned_draws_its_share_and_makes_parallel_lines_converge() -> None:
 
 
 def test_glared_lifts_a_band_towards_white_and_nothing_darker() -> None:
-    x = _stripes()
-    out = glared(x.clone(), torch.Generator().manual_seed(1), p=0.5)
-    changed = _changed(out, x)
-    assert 150 < int(changed.sum()) < 250
-    assert torch.equal(out[~changed], x[~changed])
+    x, out, changed = _drawn(glared, 1, 0.5, (150, 250))
     assert bool((out >= x - 1e-6).all()) and float(out.max()) <= 1.0
     # a band, not a wash: within a changed patch some pixels are lifted far more than others
     lift = (out[changed] - x[changed]).mean(1).flatten(1)
