@@ -89,6 +89,17 @@ class OtherReadings:
         """O10: the play being judged is a camera's and ``seat``'s hand is not known."""
         return self.camera and self.hands[seat] is None
 
+    def _short_count(self, i: int, seat: int, cards: tuple[Card, ...], shape: Shape, fault: Fault) -> list[Fault]:
+        """D36: a camera play of more cards than the judge counts in the seat's hand (no hand
+        known).  No seat plays cards it does not hold: the count is short (a play charged to
+        this seat was another's, or read with cards too many).  One question; the seat's count
+        is not known from then on (as for a seat whose hand the judge never counted) and the
+        play is taken as seen; the readings in which it was another seat's are kept (O2)."""
+        if not self.readings.doubt:
+            self.readings.alts += self._seat_alts(i, seat, cards)
+        self.counts[seat] = None
+        return [self._question(seat, cards, fault), *self._play(i, seat, cards)]
+
     def _question(self, seat: int, cards: tuple[Any, ...], fault: Fault) -> Fault:
         """O10: ``fault`` as the question ``observe.fault_or_slip`` where :meth:`_asks` (else
         ``fault`` itself)."""
