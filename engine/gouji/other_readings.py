@@ -89,7 +89,7 @@ class OtherReadings:
         """O10: the play being judged is a camera's and ``seat``'s hand is not known."""
         return self.camera and self.hands[seat] is None
 
-    def _short_count(self, i: int, seat: int, cards: tuple[Card, ...], shape: Shape, fault: Fault) -> list[Fault]:
+    def _short_count(self, i: int, seat: int, cards: tuple[Card, ...], fault: Fault) -> list[Fault]:
         """D36: a camera play of more cards than the judge counts in the seat's hand (no hand
         known).  No seat plays cards it does not hold: the count is short (a play charged to
         this seat was another's, or read with cards too many).  One question; the seat's count

@@ -199,7 +199,7 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
                                                                "cards": list(cards), "as": new})]
         fault = self._precheck(seat, cards, shape)
         if fault is not None and fault.code == "gouji.more_than_held" and self._asks(seat):
-            return [*faults, *self._short_count(i, seat, cards, shape, fault)]
+            return [*faults, *self._short_count(i, seat, cards, fault)]
         if fault is not None:
             holder = self._holder(seat, cards) if fault.code == "play.not_in_hand" else None
             if holder is not None:      # O2: the cards are one other seat's, which may play them now
