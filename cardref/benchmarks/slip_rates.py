@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections import Counter
+from typing import Any, NamedTuple
 
 from cardref.engine import registry
 from cardref.engine.camera import camera_log
@@ -24,24 +25,45 @@ from cardref.engine.verdict_compare import VerdictScore, compare
 from .injection import FAMILIES
 
 
-def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_rate: float) -> dict:
-    from cardref.vision.bench_e2e import degrade, inject_illegal, judge_events
+class SlipDeal(NamedTuple):
+    """One deal of the benchmark: the true camera log (one play made illegal), the log as
+    watched with slips (``origin`` maps each watched line to its true line), the true lines
+    made illegal, and how many plays were dropped and misread."""
+
+    true_log: list[Any]
+    watched: list[Any]
+    origin: list[int | None]
+    bad: list[int]
+    dropped: int
+    misread: int
+
+
+def slip_deal(game: str, n: int, seed: int, drop_rate: float, misread_rate: float) -> SlipDeal:
+    """Deal ``n`` of ``measure_slips(game, ..., seed, drop_rate, misread_rate)``."""
+    from cardref.vision.bench_e2e import degrade, inject_illegal
 
     sim = importlib.import_module(FAMILIES[registry.get(game).family])
+    events = sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}"))
+    true_log, _ = camera_log(events)
+    watched, origin = list(true_log), list(range(len(true_log)))
+    true_log, watched, bad = inject_illegal(true_log, watched, origin, 1, random.Random(f"inject:{seed}:{game}:{n}"))
+    watched, origin, d, m = degrade(watched, origin, drop_rate, misread_rate,
+                                    random.Random(f"degrade:{seed}:{game}:{n}"))
+    return SlipDeal(true_log, watched, origin, bad, d, m)
+
+
+def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_rate: float) -> dict:
+    from cardref.vision.bench_e2e import judge_events
+
     total = VerdictScore()
     dropped = misread = plays = 0
     codes: Counter[str] = Counter()     # the rules the false accusations named
     for n in range(deals):
-        events = sim.simulate_deal(game, random.Random(f"slips:{seed}:{game}:{n}"))
-        true_log, _ = camera_log(events)
-        watched, origin = list(true_log), list(range(len(true_log)))
-        true_log, watched, bad = inject_illegal(true_log, watched, origin, 1, random.Random(f"inject:{seed}:{game}:{n}"))
-        watched, origin, d, m = degrade(watched, origin, drop_rate, misread_rate,
-                                        random.Random(f"degrade:{seed}:{game}:{n}"))
-        dropped, misread = dropped + d, misread + m
-        plays += sum(e.type == "play" for e in true_log)
-        verdicts = judge_events(watched)
-        score = compare(verdicts, judge_events(true_log), origin, bad)
+        deal = slip_deal(game, n, seed, drop_rate, misread_rate)
+        dropped, misread = dropped + deal.dropped, misread + deal.misread
+        plays += sum(e.type == "play" for e in deal.true_log)
+        verdicts = judge_events(deal.watched)
+        score = compare(verdicts, judge_events(deal.true_log), deal.origin, deal.bad)
         codes.update(f.code for f in (verdicts[j].fault for j in score.false_at) if f is not None)
         total.add(score)
     return {"game": game, "deals": deals, "plays": plays, "dropped": dropped, "misread": misread,
