@@ -94,9 +94,7 @@ class OtherReadings:
         known).  No seat plays cards it does not hold: the count is short (a play charged to
         this seat was another's, or read with cards too many).  One question; the seat's count
         is not known from then on (as for a seat whose hand the judge never counted) and the
-        play is taken as seen; the readings in which it was another seat's are kept (O2)."""
-        if not self.readings.doubt:
-            self.readings.alts += self._seat_alts(i, seat, cards)
+        play is taken as seen (the caller keeps the readings in which it was another seat's, O2)."""
         self.counts[seat] = None
         return [self._question(seat, cards, fault), *self._play(i, seat, cards)]
 

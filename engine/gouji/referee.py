@@ -198,14 +198,14 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
             return [*faults, Fault("observe.card_unplausible", {"seat": seat, "card": odd,
                                                                "cards": list(cards), "as": new})]
         fault = self._precheck(seat, cards, shape)
-        if fault is not None and fault.code == "gouji.more_than_held" and self._asks(seat):
-            return [*faults, *self._short_count(i, seat, cards, fault)]
         if fault is not None:
             holder = self._holder(seat, cards) if fault.code == "play.not_in_hand" else None
             if holder is not None:      # O2: the cards are one other seat's, which may play them now
                 self._play(i, holder, cards)
             elif not self.readings.doubt:       # O2: another seat's (several hold them, or the count)
                 self.readings.alts += self._seat_alts(i, seat, cards)
+            if fault.code == "gouji.more_than_held" and self._asks(seat):
+                return [*faults, *self._short_count(i, seat, cards, fault)]
             return [*faults, fault]
         count = self.counts[seat]
         if shape.base == THREE and self.hands[seat] is None and count is not None and count > shape.n \
