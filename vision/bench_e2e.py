@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -324,7 +325,7 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              adapt_steps: int = 0,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True,
              stream: bool = True, drop_rate: float = 0.0, misread_rate: float = 0.0,
-             inject: int = 0) -> DealScore:
+             inject: int = 0, slowdown: float = 1.0) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
     from cardref.vision.session import PipelineConfig, TableSession
@@ -404,13 +405,14 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         dropped += skipped  # a live camera moved on while the pipeline was busy
         step = session.step(frame)
         r = step.result
-        clock = max(clock, frame.t) + r.seconds
-        done_after = clock - frame.t if realtime else r.seconds
+        seconds = r.seconds * slowdown  # --cpu-slowdown: as a CPU that many times slower would take
+        clock = max(clock, frame.t) + seconds
+        done_after = clock - frame.t if realtime else seconds
         frames += 1
         if truth_frames is not None:
             _score_detections(score_det, truth_frames.get(frame.index, []), r.detections,
                               tol_px=12.0 * resolution[0] / DEFAULT_RESOLUTION[0])
-        busy += r.seconds
+        busy += seconds
         for rec in step.plays:
             # the event exists once this frame is processed: add its processing time
             produced.append(_Emitted(rec.observation, done_after))
@@ -735,6 +737,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="play the video at its own speed, as a live camera: when the pipeline is free "
                          "again it takes the newest frame that arrived meanwhile (the others are skipped), "
                          "and latency includes the waiting")
+    ap.add_argument("--cpu-slowdown", type=float, default=1.0, metavar="K",
+                    help="with --realtime: count the pipeline's time on each frame K times, as a CPU K times "
+                         "slower than this one would take (an estimate for a slower machine; default 1)")
     ap.add_argument("--designs", choices=("heldout", "train", "all"), default=None,
                     help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",
@@ -770,6 +775,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cardref bench e2e: --{name.replace('_', '-')} is a fraction from 0 to 1, not {rate}",
                   file=sys.stderr)
             return 2
+    if not (args.cpu_slowdown > 0 and math.isfinite(args.cpu_slowdown)) or (args.cpu_slowdown != 1
+                                                                             and not args.realtime):
+        print(f"cardref bench e2e: --cpu-slowdown is a number above 0 and goes with --realtime, not "
+              f"{args.cpu_slowdown}", file=sys.stderr)
+        return 2
     if args.inject < 0:
         print(f"cardref bench e2e: --inject is 0 or more, not {args.inject}", file=sys.stderr)
         return 2
@@ -832,7 +842,8 @@ def main(argv: list[str] | None = None) -> int:
                              detections_dir=Path(args.detections) if args.detections else None, design=design,
                              enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution,
                              stream=not args.whole_frames, drop_rate=args.drop_rate,
-                             misread_rate=args.misread_rate, inject=args.inject)
+                             misread_rate=args.misread_rate, inject=args.inject,
+                             slowdown=args.cpu_slowdown)
                 scores.append(s)
                 if not args.json:
                     v = s.verdicts

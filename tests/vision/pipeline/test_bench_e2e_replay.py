@@ -224,3 +224,25 @@ def test_the_plays_marked_sure_are_scored_and_silent_errors_counted() -> None:
     assert total["silent_errors"] == 2
     assert any("UNFLAGGED, marked sure" in e for e in score.errors)
     assert any("unflagged, marked unsure" in e for e in score.errors)
+
+
+def test_a_slower_cpu_is_estimated_by_counting_each_frame_longer(capsys) -> None:
+    """--cpu-slowdown K counts the pipeline's time on each frame K times (a CPU K times
+    slower): with --realtime it then takes fewer of the video's frames and skips the rest."""
+    import json
+
+    def run(*extra: str) -> dict:
+        assert main(["--deals", "1", "--games", "guafeng-zibo", "--max-plays", "2", "--noise", "none",
+                     "--realtime", "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)["total"]
+
+    fast, slow = run(), run("--cpu-slowdown", "2000")
+    assert slow["frames_skipped"] > fast["frames_skipped"] + 10
+    assert slow["pipeline_fps"] < fast["pipeline_fps"] / 100
+
+
+@pytest.mark.parametrize("args", [["--cpu-slowdown", "3"], ["--realtime", "--cpu-slowdown", "0"],
+                                  ["--realtime", "--cpu-slowdown", "nan"]])
+def test_a_cpu_slowdown_is_a_positive_number_with_realtime(args, capsys) -> None:
+    assert main(args) == 2
+    assert "--cpu-slowdown is a number above 0 and goes with --realtime" in capsys.readouterr().err
