@@ -61,9 +61,9 @@ class Tricks:
         #: the trick in progress was led, unflagged, by another seat than the last trick's winner
         #: as seen, after a trick whose winner was not known (O21): its lead may be a follow
         self.lead_free = False
-        #: the trick before this one was flagged (an unexpected lead, or the trick after a gap):
-        #: the winner it gave, who leads this one, was worked out from plays that may not be
-        #: what was seen (O22)
+        #: a trick of this deal was flagged (an unexpected lead, or the trick after a gap): the
+        #: winner it gave, who led the next trick, was worked out from plays that may not be
+        #: what was seen (O22), and the tricks after it may still be out of phase (O23)
         self.after_flagged = False
 
     # -- whose turn ----------------------------------------------------------------------
@@ -80,7 +80,7 @@ class Tricks:
     def suspect(self) -> bool:
         """The trick's lead may not be what was seen (a missed lead, a flagged unexpected lead,
         the trick after a gap, a lead whose card was seen too often, a free lead by another
-        seat after a misread winner, O21, the trick after a flagged one, O22): its follows
+        seat after a misread winner, O21, a trick after a flagged one, O22 and O23): its follows
         prove no fault later
         (docs/rules/chaodipi.md, "Camera slips")."""
         return self.phantom or self.trick_flagged or self.lead_doubted or self.lead_free or self.after_flagged
@@ -198,7 +198,7 @@ class Tricks:
         self.leader = winner
         self.trick = []
         self.best_key = None
-        self.after_flagged = self.trick_flagged
+        self.after_flagged = self.after_flagged or self.trick_flagged  # O23: for the rest of the deal
         self.trick_flagged = False
         self.lead_doubted = False
         self.lead_free = False

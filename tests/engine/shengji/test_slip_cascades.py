@@ -160,6 +160,11 @@ DOUBTED_LEADS = [
     # the judge then had seat 3 win that trick and lead ♦Q, which truly followed seat 2's ♠9:
     # seats 0 and 1 following ♠ were proven revokes by their later ♦ (was must_follow_suit twice)
     ("chaodipi-anchao", 22, 36, "observe.unexpected_lead", (41, 42)),
+    # chaodipi.md O23: seat 2's lead and seat 1's follow of one trick both missed, seat 3's
+    # ♣5 ♣Q flagged as an unexpected lead; the judge's tricks stayed one play out of phase, and
+    # two and three tricks later seat 3's 9S KS lead was a failed throw and seats 1 and 2
+    # revoked ♠ (was failed_throw twice, must_follow_suit twice)
+    ("chaodipi-mingchao", 5, 9, "observe.unexpected_lead", (17, 19, 20, 21)),
 ]
 
 
