@@ -149,16 +149,26 @@ class PlayChecks:
                 code, f = found
                 if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
                     code, f = "gouji.gouji_only_opposite", {**f, "owner": owner}
+                if hand is None:   # D37: a camera play that could not burn it is no burn
+                    misfit = self._misfit(facts, shape, cur)
+                    if misfit is not None:
+                        return "answer", misfit, True, False
                 return "answer", Fault(code, f), True, False
             if self.burning.declared:
                 first = priority(self.burning.declared, owner)[0]
                 if first != seat:
                     return "answer", Fault("gouji.burn_priority", {**facts, "first": first}), True, False
+        misfit = self._misfit(facts, shape, cur)
+        return "answer", misfit, burning, False
+
+    def _misfit(self, facts: dict[str, Any], shape: Shape, cur: Current) -> Fault | None:
+        """The answer's own fault against the play on the table: too many or too few cards,
+        or cards that do not beat it; ``None`` when it beats it."""
         if shape.n != cur.shape.n:
-            return "answer", Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n}), burning, False
+            return Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n})
         if not beats(shape, cur.shape, self.s.two_big_kill_one_big):
-            return "answer", Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)}), burning, False
-        return "answer", None, burning, False
+            return Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)})
+        return None
 
     def _lead_facts(self, seat: int, lead: int) -> dict[str, Any]:
         """Facts of ``gouji.not_your_lead``; the first lead of a later deal names the 大落."""

@@ -278,3 +278,23 @@ def test_a_short_count_is_one_question_not_an_accusation(n: int, asked: int, lin
         assert line not in false_at
         f = verdicts[line].fault
         assert f is None or f.code.startswith("observe."), (line, f)
+
+
+#: ``cardref bench verdicts --slips 0.03 0.02 --seed 3`` gouji-yucheng deals where a seat the judge
+#: had passed in the round, after a missed play, was accused ``gouji.burn_after_pass`` (seeds
+#: 004:23, 002:14) for cards that could not burn the 够级 play on the table anyway (004:25: the
+#: burner plays as many cards, bigger): gouji.md D37.  (deal, line, the misfit asked instead)
+MISFIT_BURNS = [
+    (33, 12, "gouji.does_not_beat"),      # seat 3's ♦7 on seat 1's big joker
+    (28, 24, "gouji.does_not_beat"),      # seat 4's ♦9 on seat 2's ♣2
+    (73, 31, "gouji.count_mismatch"),     # seat 0's ♠8 ♠8 on seat 2's single ♦2
+]
+
+
+@pytest.mark.parametrize("n,line,misfit", MISFIT_BURNS, ids=[f"deal-{n}" for n, _, _ in MISFIT_BURNS])
+def test_a_camera_play_that_could_not_burn_is_asked_not_accused(n: int, line: int, misfit: str) -> None:
+    verdicts, false_at = slips_deal("gouji-yucheng", n, 0.03, 0.02, seed=3)
+    v = verdicts[line]
+    assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
+    assert v.fault.facts["fault"] == misfit
+    assert line not in false_at
