@@ -144,6 +144,8 @@ RULES: tuple[Rule, ...] = (
          Decision.KEEP_APART, "V16", "predicates:fanned_pair", traced=False),
     Rule("sure.merged_joker", "play", "a joker reported vs the candidates of its code it took in before",
          Decision.UNSURE, "V21", "zone:ZoneTracker._report"),
+    Rule("sure.few_frames", "play", "a card reported vs the frames that read its code surely (sure_min_frames)",
+         Decision.UNSURE, "V22", "zone:ZoneTracker._report"),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",
          Decision.DROP, "V2", "tracking:ZoneTracks._hopeless"),
     Rule("match.suit_misread_gate", "match", "a detection of another code vs a reported card of its rank",

@@ -46,6 +46,7 @@ class SegmenterSettings:
     revise_min_frames: int = 10  # … and its cards are revised when this many frames
     revise_share: float = 0.75  # … agree this strongly on another code
     confirm_below: float = 0.55  # plays less sure than this are flagged for confirmation
+    sure_min_frames: int = 4  # a card is read surely on at least this many frames that read it surely (V22)
     zone_tolerance_mm: float = 40.0
     nudge_mm: float = 90.0  # reported cards found again this far away were pushed, not played
     copies: int = 0  # most copies of one card the game's decks hold (0: no limit; see for_game)

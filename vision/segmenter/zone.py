@@ -154,7 +154,14 @@ class ZoneTracker:
         # where the cards came from: where they were first seen, and where they stopped
         origin = mean([tr.first_xy for tr in cands]) if earlier is None else earlier
         rest = mean([tr.anchor for tr in cands])
-        sure = all_sure(tr.read_surely(code) for tr, code in zip(cands, codes, strict=True))
+        readings = [tr.read_surely(code) for tr, code in zip(cands, codes, strict=True)]
+        if self.s.enabled("sure.few_frames"):  # V22: sure on the evidence of enough frames
+            thin = [k for k, tr in enumerate(cands)
+                    if readings[k] is True and tr.sure_counts[codes[k]] < self.s.sure_min_frames]
+            for k in thin:
+                readings[k] = False
+                self._trace_to("sure.few_frames", cands[k], pid)
+        sure = all_sure(readings)
         twins = [tr for tr in cands if tr.took_twin] if self.s.enabled("sure.merged_joker") else []
         for tr in twins:
             self._trace_to("sure.merged_joker", tr, pid)

@@ -288,3 +288,35 @@ def test_a_track_is_hidden_while_unseen_and_removed_when_merged_away():
     other = Track(2, [(1.0, 1.0)], (1.0, 1.0), 0.0, 1.0, 0.0, (1.0, 1.0))
     other.remove()
     assert other.removed and other.points == [] and other.status(1.0, 0.3) is TrackState.REMOVED
+
+
+def _sure_card_at(fps, shown_s=1.5):
+    """(frames, fps): a 9H read surely in every frame it shows in, ``shown_s`` long, at ``fps``."""
+    x, y = seat0_xy()
+    sure = TableCard("9H", 0.9, ((x, y), (x + 50, y + 75)), "seat0", sure=True)
+    return [[] for _ in range(3)] + [[sure]] * round(shown_s * fps)
+
+
+def _plays_at(frames, fps, settings):
+    seg = PlaySegmenter(LAYOUT4, settings)
+    out = [(o.cards, o.sure) for i, cards in enumerate(frames) for o in seg.update(i / fps, cards)[0]]
+    return out, seg
+
+
+def test_a_card_read_surely_in_too_few_frames_is_reported_unsure():
+    """V22 (sure.few_frames): a CPU that processes 3 frames a second settles a card on its
+    third sighting; three sure readings are too little evidence for `sure` (on the held-out
+    e2e deals read every third frame, 6 wrong plays were marked sure).  The play is reported,
+    unsure, and traced; switched off, it is sure."""
+    frames = _sure_card_at(1 / 0.3)
+    plays, seg = _plays_at(frames, 1 / 0.3, SegmenterSettings())
+    assert plays == [(("9H",), False)]
+    assert [(r.rule, r.card) for r in seg.trace] == [("sure.few_frames", "9H")]
+    assert seg.trace[0].play is not None
+    plays, seg = _plays_at(frames, 1 / 0.3, SegmenterSettings(disabled_rules=frozenset({"sure.few_frames"})))
+    assert plays == [(("9H",), True)] and not seg.trace
+
+
+def test_at_ten_frames_a_second_a_settled_card_has_frames_enough_to_be_sure():
+    plays, seg = _plays_at(_sure_card_at(FPS), FPS, SegmenterSettings())
+    assert plays == [(("9H",), True)] and not seg.trace
