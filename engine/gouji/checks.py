@@ -38,6 +38,7 @@ class PlayChecks:
     burning: BurnState
     daluo: int | None
     readings: Readings
+    camera: bool
 
     if TYPE_CHECKING:
         def to_lead(self) -> int | None: ...
@@ -149,7 +150,7 @@ class PlayChecks:
                 code, f = found
                 if code == "gouji.burn_finished" or code == "gouji.burn_in_luanchan":
                     code, f = "gouji.gouji_only_opposite", {**f, "owner": owner}
-                if hand is None:   # D37: a camera play that could not burn it is no burn
+                if self.camera and hand is None:   # D37: a camera play that could not burn it is no burn
                     misfit = self._misfit(facts, shape, cur)
                     if misfit is not None:
                         return "answer", misfit, True, False

@@ -125,6 +125,13 @@ hand 0 3H 5H 6H
 1 AH AS   # gouji.burn_after_pass
 3 AH AS
 """),
+    ("004:23 a passed seat cannot burn, whatever its cards (typed: D37 is for camera plays only)", f"""
+{Y}
+0 KH KS
+1 pass
+1 5H 5S   # gouji.burn_after_pass
+3 AH AS
+"""),
     ("004:23 无论对家有没有过牌，对家都可以上牌", f"""
 {Y}
 0 5H 5S
