@@ -317,6 +317,13 @@ def newest_frames(frames: Iterable[Any], free_at: Callable[[], float]) -> Iterat
         yield held, skipped
 
 
+def frame_cost(index: int, seconds: float, jitter: float) -> float:
+    """``--frame-seconds S --frame-jitter J``: the time frame ``index`` of a video takes, S give
+    or take up to J, drawn from the index alone (the same frame costs the same in every run,
+    whatever frames came before it): a slow CPU made repeatable."""
+    return seconds + jitter * (2.0 * random.Random(index * 7919 + 13).random() - 1.0)
+
+
 def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: str, max_plays: int | None,
              model: str | None, backend: str, settle: float, keep_video: bool = False,
              pile: bool = False, tiles: int = 0, stride: int = 1, split: str | None = None,
@@ -325,7 +332,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
              adapt_steps: int = 0,
              resolution: tuple[int, int] = DEFAULT_RESOLUTION, int8: bool = True,
              stream: bool = True, drop_rate: float = 0.0, misread_rate: float = 0.0,
-             inject: int = 0, slowdown: float = 1.0) -> DealScore:
+             inject: int = 0, slowdown: float = 1.0,
+             frame_seconds: tuple[float, float] | None = None) -> DealScore:
     from cardref.vision.capture import VideoFileSource
     from cardref.vision.detector.regions import DEFAULT_REGIONS, StreamDetector
     from cardref.vision.session import PipelineConfig, TableSession
@@ -405,7 +413,8 @@ def run_deal(game: str, seed: int, workdir: Path, *, detector_kind: str, noise: 
         dropped += skipped  # a live camera moved on while the pipeline was busy
         step = session.step(frame)
         r = step.result
-        seconds = r.seconds * slowdown  # --cpu-slowdown: as a CPU that many times slower would take
+        # --cpu-slowdown: as a CPU that many times slower would take; --frame-seconds: a set cost
+        seconds = frame_cost(frame.index, *frame_seconds) if frame_seconds else r.seconds * slowdown
         clock = max(clock, frame.t) + seconds
         done_after = clock - frame.t if realtime else seconds
         frames += 1
@@ -740,6 +749,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu-slowdown", type=float, default=1.0, metavar="K",
                     help="with --realtime: count the pipeline's time on each frame K times, as a CPU K times "
                          "slower than this one would take (an estimate for a slower machine; default 1)")
+    ap.add_argument("--frame-seconds", type=float, default=None, metavar="S",
+                    help="with --realtime: each frame takes S seconds (give or take --frame-jitter, drawn "
+                         "from the frame's index) instead of the time it took: a slow CPU made repeatable, "
+                         "for tuning the play segmenter with the oracle or kept --detections")
+    ap.add_argument("--frame-jitter", type=float, default=0.0, metavar="J",
+                    help="with --frame-seconds: up to J seconds more or less a frame (default 0)")
     ap.add_argument("--designs", choices=("heldout", "train", "all"), default=None,
                     help="card designs to render (default: heldout for --detector model, all for the oracle)")
     ap.add_argument("--no-pile", action="store_true",
@@ -780,6 +795,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardref bench e2e: --cpu-slowdown is a number above 0 and goes with --realtime, not "
               f"{args.cpu_slowdown}", file=sys.stderr)
         return 2
+    frame_seconds = None
+    if args.frame_seconds is not None or args.frame_jitter:
+        fs, fj = args.frame_seconds, args.frame_jitter
+        if (fs is None or not args.realtime or args.cpu_slowdown != 1 or not (math.isfinite(fs) and fs >= 0)
+                or not (math.isfinite(fj) and 0 <= fj <= fs)):
+            print(f"cardref bench e2e: --frame-seconds is 0 or more and goes with --realtime (not with "
+                  f"--cpu-slowdown); --frame-jitter goes with it, from 0 to --frame-seconds: not {fs}, {fj}",
+                  file=sys.stderr)
+            return 2
+        frame_seconds = (fs, fj)
     if args.inject < 0:
         print(f"cardref bench e2e: --inject is 0 or more, not {args.inject}", file=sys.stderr)
         return 2
@@ -843,7 +868,7 @@ def main(argv: list[str] | None = None) -> int:
                              enrol=args.enrol, adapt_steps=args.adapt_steps, resolution=args.resolution,
                              stream=not args.whole_frames, drop_rate=args.drop_rate,
                              misread_rate=args.misread_rate, inject=args.inject,
-                             slowdown=args.cpu_slowdown)
+                             slowdown=args.cpu_slowdown, frame_seconds=frame_seconds)
                 scores.append(s)
                 if not args.json:
                     v = s.verdicts

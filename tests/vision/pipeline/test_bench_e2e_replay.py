@@ -246,3 +246,39 @@ def test_a_slower_cpu_is_estimated_by_counting_each_frame_longer(capsys) -> None
 def test_a_cpu_slowdown_is_a_positive_number_with_realtime(args, capsys) -> None:
     assert main(args) == 2
     assert "--cpu-slowdown is a number above 0 and goes with --realtime" in capsys.readouterr().err
+
+
+def test_a_set_frame_cost_makes_a_slow_cpu_repeatable(capsys) -> None:
+    """--frame-seconds S counts every frame S seconds (give or take --frame-jitter, drawn from
+    the frame's index), whatever it took: two runs skip the same frames and read the same."""
+    import json
+
+    def run(*extra: str) -> dict:
+        assert main(["--deals", "1", "--games", "guafeng-zibo", "--max-plays", "2", "--noise", "none",
+                     "--realtime", "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)["total"]
+
+    one, two = run("--frame-seconds", "0.3", "--frame-jitter", "0.1"), run("--frame-seconds", "0.3",
+                                                                          "--frame-jitter", "0.1")
+    assert one["frames_skipped"] == two["frames_skipped"] > 0
+    assert {k: one[k] for k in ("exact", "missed", "phantom")} == {k: two[k] for k in ("exact", "missed", "phantom")}
+    assert 2.5 < one["pipeline_fps"] < 4.0  # about 1 / 0.3 s
+    assert run("--frame-seconds", "0.6")["frames_skipped"] > one["frames_skipped"]
+
+
+def test_a_frame_cost_is_drawn_from_the_frame_index_alone() -> None:
+    from cardref.vision.bench_e2e import frame_cost
+
+    costs = [frame_cost(i, 0.33, 0.12) for i in range(200)]
+    assert costs == [frame_cost(i, 0.33, 0.12) for i in range(200)]
+    assert all(0.21 <= c <= 0.45 for c in costs) and max(costs) - min(costs) > 0.2
+    assert frame_cost(7, 0.5, 0.0) == 0.5
+
+
+@pytest.mark.parametrize("args", [["--frame-seconds", "0.3"], ["--realtime", "--frame-seconds", "-1"],
+                                  ["--realtime", "--frame-jitter", "0.1"],
+                                  ["--realtime", "--frame-seconds", "0.3", "--frame-jitter", "0.5"],
+                                  ["--realtime", "--frame-seconds", "0.3", "--cpu-slowdown", "2"]])
+def test_a_frame_cost_is_checked_before_any_deal_is_drawn(args, capsys) -> None:
+    assert main(args) == 2
+    assert "--frame-seconds is 0 or more and goes with --realtime" in capsys.readouterr().err
