@@ -16,6 +16,7 @@ new cards there belong to the seat whose zone they came through.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,28 +190,71 @@ class SeatLayout:
     def pile(self) -> Zone | None:
         return next((z for z in self.zones if z.kind == "pile"), None)
 
-    def nearest_seat(self, p: Point) -> int:
-        """The seat whose zone centre is closest to ``p`` (used to attribute pile plays)."""
+    def nearest_seat(self, p: Point, seats: Iterable[int] | None = None) -> int:
+        """The seat whose zone centre is closest to ``p`` (among ``seats``, default all)."""
         best, best_d = 0, float("inf")
-        for s, z in self._by_seat.items():
+        for s in (sorted(self._by_seat) if seats is None else seats):
+            z = self._by_seat[s]
             cx, cy = z.center
             d = (cx - p[0]) ** 2 + (cy - p[1]) ** 2
             if d < best_d:
                 best, best_d = s, d
         return best
 
-    def seat_towards(self, rest: Point, first: Point, min_move: float = 6.0) -> int:
-        """The seat a pile play came from: cards slide in from their player, so the seat
-        whose zone lies closest to the line from where they stopped (``rest``) back
-        through where they were first seen (``first``).  Cards put straight down give no
-        direction: then the seat nearest to them."""
+    def seat_in_front(self, p: Point, seats: Iterable[int] | None = None, min_off: float = 10.0) -> int:
+        """The seat in front of which a pile card lying at ``p`` lies: players put their
+        cards on the part of the pile before them, so the seat whose zone centre is the
+        smallest angle off the line from the pile's centre through ``p`` (among ``seats``,
+        default all).  Without a pile, or with ``p`` on its centre, the nearest seat."""
+        pool = list(self._by_seat) if seats is None else list(seats)
+        pile = self.pile
+        if pile is None:
+            return self.nearest_seat(p, pool)
+        cx, cy = pile.center
+        vx, vy = p[0] - cx, p[1] - cy
+        if vx * vx + vy * vy < min_off * min_off:
+            return self.nearest_seat(p, pool)
+        here = math.atan2(vy, vx)
+
+        def off(s: int) -> float:
+            z = self._by_seat[s]
+            return abs((math.atan2(z.center[1] - cy, z.center[0] - cx) - here + math.pi) % (2 * math.pi) - math.pi)
+
+        return min(pool, key=off)
+
+    def seats_lying_as(self, axes: Sequence[float], diagonal_deg: float, tolerance_deg: float) -> list[int]:
+        """The seats a pile play's cards lie as if put down by: ``axes`` are the angles (in
+        degrees, table frame) of the line through each card's two index corners; a card put
+        down by a seat facing ``f`` lies with that line at ``diagonal_deg + f`` (modulo 180).
+        Seats that most of the cards agree with (within ``tolerance_deg``); every seat when
+        ``axes`` is empty or no seat agrees."""
+        every = sorted(self._by_seat)
+        if not axes:
+            return every
+        agree = []
+        for s in every:
+            want = (diagonal_deg + self._by_seat[s].facing) % 180.0
+            near = sum(1 for a in axes if _off_mod(a, want, 180.0) <= tolerance_deg)
+            if near * 2 > len(axes):
+                agree.append(s)
+        return agree or every
+
+    def seat_towards(self, rest: Point, first: Point, min_move: float = 6.0, *,
+                     seats: Iterable[int] | None = None, in_front: bool = False) -> int:
+        """The seat a pile play came from (among ``seats``, default all): cards slide in
+        from their player, so the seat whose zone lies closest to the line from where they
+        stopped (``rest``) back through where they were first seen (``first``).  Cards that
+        moved less than ``min_move`` give no direction: then the seat in front of which they
+        lie (``in_front``, V23), else the seat nearest to them."""
+        pool = sorted(self._by_seat) if seats is None else sorted(seats)
         dx, dy = first[0] - rest[0], first[1] - rest[1]
         d = (dx * dx + dy * dy) ** 0.5
         if d < min_move:
-            return self.nearest_seat(rest)
+            return self.seat_in_front(rest, pool) if in_front else self.nearest_seat(rest, pool)
         ux, uy = dx / d, dy / d
         best, best_key = None, None
-        for s, z in self._by_seat.items():
+        for s in pool:
+            z = self._by_seat[s]
             vx, vy = z.center[0] - rest[0], z.center[1] - rest[1]
             along = vx * ux + vy * uy
             if along <= 0:
@@ -219,7 +263,7 @@ class SeatLayout:
             key = off / along  # the smallest angle off the line
             if best_key is None or key < best_key:
                 best, best_key = s, key
-        return self.nearest_seat(first) if best is None else best
+        return self.nearest_seat(first, pool) if best is None else best
 
     def to_json(self) -> dict[str, Any]:
         return {"seats": self.seats, "table_mm": list(self.table_mm), "zones": [z.to_json() for z in self.zones]}
@@ -351,3 +395,9 @@ def to_table(detections: Sequence[CardDetection], to_table_fn: Callable[[list[Po
         out.append(TableCard(d.card, float(d.conf), points, None if zone is None else zone.name, quad,
                              d.sure))
     return out
+
+
+def _off_mod(a: float, b: float, period: float) -> float:
+    """How far apart two angles are, modulo ``period`` (degrees)."""
+    d = (a - b) % period
+    return min(d, period - d)

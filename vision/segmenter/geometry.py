@@ -23,6 +23,17 @@ def gap(a: Sequence[Point], b: Sequence[Point]) -> float:
     return min(dist(p, q) for p in a for q in b)
 
 
+def card_lie(points: Sequence[Point], min_mm: float) -> float | None:
+    """How a card seen by exactly two indices lies: the angle (degrees, modulo 180) of the
+    line through them, or ``None`` for a card seen by one index, by more than two (a
+    four-index card: which corners is not known), or by two nearer than ``min_mm`` (one
+    side of such a card, not its diagonal)."""
+    if len(points) != 2 or dist(points[0], points[1]) < min_mm:
+        return None
+    (x0, y0), (x1, y1) = points
+    return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 180.0
+
+
 def within(p: Point, points: Sequence[Point], margin: float) -> bool:
     """Does ``p`` lie inside the box around ``points``, widened by ``margin`` on every side?"""
     xs, ys = [q[0] for q in points], [q[1] for q in points]

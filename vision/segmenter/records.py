@@ -26,6 +26,9 @@ class PlayObservation:
     play: int = -1  # id of this play within the segmenter (revisions refer to it)
     #: every card read surely by most of its frames (False: one was not; None: the detector does not say)
     sure: bool | None = None
+    #: how the new cards lie: the angle (degrees, table frame, modulo 180) of the line through
+    #: the two index corners of each card seen by exactly two (V23)
+    lie: tuple[float, ...] = ()
 
 
 def all_sure(cards: Iterable[bool | None]) -> bool | None:

@@ -34,6 +34,8 @@ class Decision(enum.Enum):
     GATE = "gate"  # a detection may match a reported card of another code
     REVISE = "revise"  # a reported play's cards are read again
     UNSURE = "mark-unsure"  # the play is reported with "sure": false (the referee confirms it)
+    HOLD = "hold-back"  # the candidates wait to be a play of their own
+    ATTRIBUTE = "attribute"  # a pile play is given to another seat than the rule's absence would
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,8 @@ RULES: tuple[Rule, ...] = (
          Decision.MOVED, "V14", "zone:ZoneTracker._moved_within"),
     Rule("play.moved_into_pile", "play", "the pile's new cards vs the vanished cards of another zone",
          Decision.MOVED, "V14", "table:PlaySegmenter.moved_into_pile"),
+    Rule("play.arrived_later", "play", "the pile's new cards not yet settled vs its settled new cards (when "
+         "they showed up)", Decision.HOLD, "V24", "zone:ZoneTracker._arrived_later"),
     Rule("play.late_part", "play", "the new cards vs the zone's play reported just before", Decision.JOIN, "V12",
          "playbook:PlayBook.late_part"),
     Rule("play.twin_joker", "play", "new jokers vs a play of the same joker within twin_s and twin_mm",
@@ -146,6 +150,10 @@ RULES: tuple[Rule, ...] = (
          Decision.UNSURE, "V21", "zone:ZoneTracker._report"),
     Rule("sure.few_frames", "play", "a card reported vs the frames that read its code surely (sure_min_frames)",
          Decision.UNSURE, "V22", "zone:ZoneTracker._report"),
+    Rule("pile.lie", "play", "a pile play's cards (the line through each card's two indices) vs each seat's facing",
+         Decision.ATTRIBUTE, "V23", "table:PlaySegmenter._came_from"),
+    Rule("pile.in_front", "play", "a pile play that moved less than pile_move_mm vs the seats' directions from "
+         "the pile's centre", Decision.ATTRIBUTE, "V23", "table:PlaySegmenter._came_from"),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",
          Decision.DROP, "V2", "tracking:ZoneTracks._hopeless"),
     Rule("match.suit_misread_gate", "match", "a detection of another code vs a reported card of its rank",

@@ -65,6 +65,12 @@ class SegmenterSettings:
     trail_s: float = 3.0  # lost candidates are remembered this long (cards on their way into the pile)
     came_before_s: float = 1.0  # a pile card's trail is looked for this long before it showed up …
     came_after_s: float = 0.3  # … and this long after
+    arrival_gap_s: float = 0.5  # cards showing up this long after a zone's other new cards came to rest are another play (V24)
+    # --- pile plays not seen coming through a seat's zone (V23)
+    pile_move_mm: float = 60.0  # pile cards that moved less than this gave no direction (put straight down)
+    index_diagonal_deg: float = 53.0  # a card facing its player lies with the line through its two indices this far off the table's x axis
+    lie_tolerance_deg: float = 45.0  # … give or take this
+    lie_min_mm: float = 60.0  # two indices of a card nearer than this are one side of a four-index card, not its diagonal
     pushed_slack_s: float = 0.05  # cards vanished this long before new ones showed up may be them pushed
     pushed_share: float = 0.7  # cards pushed into the pile are at least this share of what vanished
     inward_cos: float = 0.5  # a lone mark lies inward of a card within acos(this) of its diagonal

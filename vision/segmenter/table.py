@@ -123,7 +123,28 @@ class PlaySegmenter:
 
     def _attribute(self, plays: list[PlayObservation]) -> list[PlayObservation]:
         """Pile plays not seen coming through a seat's zone go to the seat they moved from."""
-        return [p if p.seat >= 0 else replace(p, seat=self.layout.seat_towards(p.rest, p.origin)) for p in plays]
+        return [p if p.seat >= 0 else replace(p, seat=self._came_from(p)) for p in plays]
+
+    def _came_from(self, p: PlayObservation) -> int:
+        """V23.  The seat a pile play came from, by its movement (V1) among the seats its
+        cards lie as if put down by (``pile.lie``), or when it barely moved, the seat in front
+        of which it lies (``pile.in_front``).  A rule is traced when it changed the seat."""
+        s, layout = self.settings, self.layout
+        lie, in_front = s.enabled("pile.lie"), s.enabled("pile.in_front")
+        seats = layout.seats_lying_as(p.lie, s.index_diagonal_deg, s.lie_tolerance_deg) if lie else None
+
+        def towards(pool: list[int] | None, front: bool) -> int:
+            return layout.seat_towards(p.rest, p.origin, s.pile_move_mm, seats=pool, in_front=front)
+
+        seat = towards(seats, in_front)
+        if seats is not None and len(seats) < layout.seats and towards(None, in_front) != seat:
+            self._trace_seat("pile.lie", p, seat)
+        if in_front and towards(seats, False) != seat:
+            self._trace_seat("pile.in_front", p, seat)
+        return seat
+
+    def _trace_seat(self, rule: str, p: PlayObservation, seat: int) -> None:
+        self.trace.append(TraceRecord(rule, p.zone, round(p.t_emit, 3), p.cards[0], -1, f"seat {seat}", p.play))
 
     def on_table(self) -> dict[str, list[str]]:
         return {name: z.on_table for name, z in self.zones.items()}

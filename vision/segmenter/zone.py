@@ -19,7 +19,7 @@ from collections import Counter
 from cardref.vision.zones import Point, TableCard
 
 from . import rules
-from .geometry import gap, mean
+from .geometry import card_lie, gap, mean
 from .playbook import PlayBook
 from .predicates import same_card
 from .records import ClearedTrick, PlayObservation, PlayRevision, ZoneCleared, all_sure
@@ -94,10 +94,15 @@ class ZoneTracker:
         # an echo of a reported card, flickering as a hand or a card passes over it, does
         # not hold back the cards that did settle
         waiting = [tr for tr in cands if tr.id not in echoes] or cands
-        if not all(self.cards.eligible(tr, t) for tr in waiting):
+        later = self._arrived_later(waiting, t)
+        if later is None:
             return []
         self._pending = [TraceRecord(rule.name, self.name, round(t, 3), tr.best, tr.id,
                                      o.best if o is not None else None) for tr, rule, o in echoes.values()]
+        if later:
+            cands = [tr for tr in cands if tr.id not in later]
+            self._pending += [TraceRecord("play.arrived_later", self.name, round(t, 3), tr.best, tr.id)
+                              for tr in waiting if tr.id in later]
         misread = set(echoes) | self._split_within(cands, ctx)
         misread |= self._beyond_decks([tr for tr in cands if tr.id not in misread], t)
         if misread:
@@ -133,6 +138,23 @@ class ZoneTracker:
         self._flush(pid)
         return [self._report(pid, cands, codes, confs, t)]
 
+    def _arrived_later(self, waiting: list[Track], t: float) -> set[int] | None:
+        """V2, V24.  ``None`` while a candidate has not settled, unless, on the pile (the one
+        zone every seat plays into), every one that has not showed up ``arrival_gap_s`` or
+        more after all those that have were at rest (``play.arrived_later``): those are
+        another seat's play, held back for their own report (their ids).  An empty set:
+        every candidate settled."""
+        ready = [tr for tr in waiting if self.cards.eligible(tr, t)]
+        if len(ready) == len(waiting):
+            return set()
+        if not ready or self.seat is not None or not self.s.enabled("play.arrived_later"):
+            return None
+        rested = max(tr.still_since for tr in ready)
+        late = [tr for tr in waiting if tr not in ready]
+        if any(tr.first_seen < rested + self.s.arrival_gap_s for tr in late):
+            return None
+        return {tr.id for tr in late}
+
     def _flush(self, play: int | None) -> None:
         """This step's drops go to the trace with the play they changed."""
         for rec in self._pending:
@@ -165,9 +187,10 @@ class ZoneTracker:
         twins = [tr for tr in cands if tr.took_twin] if self.s.enabled("sure.merged_joker") else []
         for tr in twins:
             self._trace_to("sure.merged_joker", tr, pid)
+        lie = tuple(a for a in (card_lie(tr.points, self.s.lie_min_mm) for tr in cands) if a is not None)
         return PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                conf < self.s.confirm_below, self.name, origin, rest, pid,
-                               False if twins else sure)
+                               False if twins else sure, lie if seat < 0 else ())
 
     def _split_within(self, cands: list[Track], ctx: rules.Context) -> set[int]:
         """New cards of one play that are another of them read a second time (the ``split.*``
