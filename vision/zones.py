@@ -214,11 +214,11 @@ class SeatLayout:
         vx, vy = p[0] - cx, p[1] - cy
         if vx * vx + vy * vy < min_off * min_off:
             return self.nearest_seat(p, pool)
-        here = math.atan2(vy, vx)
+        here = math.degrees(math.atan2(vy, vx))
 
         def off(s: int) -> float:
             z = self._by_seat[s]
-            return abs((math.atan2(z.center[1] - cy, z.center[0] - cx) - here + math.pi) % (2 * math.pi) - math.pi)
+            return _off_mod(math.degrees(math.atan2(z.center[1] - cy, z.center[0] - cx)), here, 360.0)
 
         return min(pool, key=off)
 

@@ -187,10 +187,12 @@ class ZoneTracker:
         twins = [tr for tr in cands if tr.took_twin] if self.s.enabled("sure.merged_joker") else []
         for tr in twins:
             self._trace_to("sure.merged_joker", tr, pid)
-        lie = tuple(a for a in (card_lie(tr.points, self.s.lie_min_mm) for tr in cands) if a is not None)
+        # how the cards lie, for a pile play the table still has to give a seat (V23)
+        lie = () if seat >= 0 else tuple(
+            a for a in (card_lie(tr.points, self.s.lie_min_mm) for tr in cands) if a is not None)
         return PlayObservation(seat, tuple(codes[k] for k in order), round(t_rest, 3), round(t, 3), conf,
                                conf < self.s.confirm_below, self.name, origin, rest, pid,
-                               False if twins else sure, lie if seat < 0 else ())
+                               False if twins else sure, lie)
 
     def _split_within(self, cands: list[Track], ctx: rules.Context) -> set[int]:
         """New cards of one play that are another of them read a second time (the ``split.*``
