@@ -104,9 +104,14 @@ class DesignSource:
         return stem.replace("_bitmap", "").replace("_4_color", "").replace("-classic", "")
 
 
+def packages_present() -> bool:
+    """Whether a deck package's SVG files are on this machine."""
+    return any(AISLERIOT_DIR.glob("*.svgz")) or any(KDE_DIR.glob("svg-*/*.svg*"))
+
+
 def ensure_packages() -> None:
     """Install the deck packages with apt-get when none of their files are present."""
-    if any(AISLERIOT_DIR.glob("*.svgz")) or any(KDE_DIR.glob("svg-*/*.svg*")):
+    if packages_present():
         return
     apt = shutil.which("apt-get")
     if apt is None:
@@ -532,8 +537,34 @@ class _Library(Mapping):
         return self._sources[name].family
 
 
+def cached_sources() -> list[DesignSource]:
+    """The usable designs built into the cache (:data:`CACHE_DIR`), read from their
+    ``meta.json`` alone.  On a machine without the deck packages (the lent GPU machine, which
+    gets the cache from ``cardref device-kit``: :mod:`.device_kit`) these are the library."""
+    out: list[DesignSource] = []
+    if not CACHE_DIR.is_dir():
+        return out
+    for d in sorted(CACHE_DIR.iterdir()):
+        try:
+            meta = json.loads((d / "meta.json").read_text())
+        except (OSError, ValueError):
+            continue
+        kind = d.name.split("-", 1)[0]
+        if (meta.get("version") != CACHE_VERSION or not meta.get("usable") or d.name in EXCLUDED
+                or kind not in ("aisleriot", "kde", "drawn")):
+            continue
+        out.append(DesignSource(d.name, kind, Path(str(meta.get("source") or d.name))))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _all_meta() -> _Library:
+    if not packages_present():
+        carried = cached_sources()
+        if carried:  # no SVG decks here, but a cache carried from a machine that has them
+            sources = [s for s in _sources() if s.kind == "drawn"]
+            known = {s.name for s in sources}
+            return _Library(sources + [s for s in carried if s.name not in known])
     ensure_packages()
     return _Library(_sources())
 

@@ -43,6 +43,40 @@ def _offline() -> None:
     os.environ.setdefault("YOLO_VERBOSE", "True")
 
 
+def read_results_csv(path: Path) -> dict[str, list]:
+    """A run's ``results.csv`` as ``{column: [values]}`` (numbers as floats), the form
+    Ultralytics stores in each checkpoint; ``{}`` when it cannot be read."""
+    try:
+        with Path(path).open(newline="") as fh:
+            rows = list(csv.reader(fh))
+    except OSError:
+        return {}
+    if not rows:
+        return {}
+    header = [h.strip() for h in rows[0]]
+
+    def value(text: str) -> float | str:
+        try:
+            return float(text)
+        except ValueError:
+            return text.strip()
+
+    return {h: [value(r[i]) for r in rows[1:] if i < len(r)] for i, h in enumerate(header)}
+
+
+def _results_without_polars() -> None:
+    """Ultralytics reads ``results.csv`` with polars each time it saves a checkpoint.  Polars
+    does not travel to the lent GPU machine (40 MB of the 64 MiB a call carries,
+    :mod:`.device_kit`), so where it is missing the trainer reads the file with
+    :func:`read_results_csv` instead."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda self: read_results_csv(self.csv)  # type: ignore[method-assign]
+
+
 def data_yaml(data: str | Path) -> Path:
     p = Path(data)
     if p.is_dir():
@@ -76,6 +110,7 @@ def train(data: str | Path, budget_min: float, imgsz: int = 320, epochs: int = 3
     _offline()
     from ultralytics import YOLO
 
+    _results_without_polars()
     run_dir = RUNS_DIR / name
     last = run_dir / "weights" / "last.pt"
     t0 = time.time()

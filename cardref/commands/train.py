@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 HELP = "train the YOLO card-corner detector from yolo11n.yaml (no pretrained weights), resumable"
 
@@ -27,6 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "heights (9-30 px) on table textures (datasets/real_webcam.py)")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run from runs/detect/NAME/weights/last.pt")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write the weights and the model card into DIR instead of models/ (a trial run)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,8 +47,6 @@ def run(args: argparse.Namespace) -> int:
     data = args.data
     try:
         if args.with_real:
-            from pathlib import Path
-
             from cardref.datasets.evaluate import mixed_data_yaml
 
             dst = Path(args.data).parent / f"{Path(args.data).name}-with-real"
@@ -57,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
             data = mixed_data_yaml(Path(args.data), dst, extra=extra)
         card = train(data, args.budget_min, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
                      workers=args.workers, name=args.name, resume=args.resume,
-                     device=args.device, init=args.init, single_cls=args.single_cls)
+                     device=args.device, init=args.init, single_cls=args.single_cls,
+                     **({"models_dir": Path(args.out)} if args.out else {}))
     except FileNotFoundError as exc:
         print(f"cardref train: {exc}", file=sys.stderr)
         return 2
