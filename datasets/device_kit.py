@@ -36,7 +36,6 @@ from importlib import metadata
 from pathlib import Path
 
 import cv2
-import numpy as np
 from PIL import Image
 
 from . import backgrounds, faces
@@ -178,6 +177,8 @@ def pack(out: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR, bg_dir: Path
          wheels_from: Path | None = None, download: bool = True, repo: Path = REPO) -> KitReport:
     """Write the kit into ``out`` (replacing an earlier one) and report its size."""
     if out.exists():
+        if any(out.iterdir()) and not (out / "manifest.json").is_file():
+            raise KitError(f"{out} is not empty and holds no kit (no manifest.json): choose another folder")
         shutil.rmtree(out)
     out.mkdir(parents=True)
     report = KitReport()
@@ -213,7 +214,7 @@ def unpack(kit: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR,
         dest.mkdir(parents=True, exist_ok=True)
         for webp in sorted(d.glob("*.webp")):
             with Image.open(webp) as im:
-                Image.fromarray(np.asarray(im.convert("RGBA"))).save(dest / f"{webp.stem}.png")
+                im.convert("RGBA").save(dest / f"{webp.stem}.png")
         shutil.copyfile(d / "meta.json", dest / "meta.json")  # last: a half-unpacked design is not usable
         designs += 1
     bg_dir.mkdir(parents=True, exist_ok=True)

@@ -130,6 +130,20 @@ def test_unpack_refuses_an_incomplete_kit(tmp_path: Path) -> None:
         unpack(tmp_path / "kit", faces_dir=tmp_path / "f", bg_dir=tmp_path / "b")
 
 
+def test_pack_replaces_a_kit_but_never_another_folder(packed: tuple[Path, list[str]], face_cache: Path,
+                                                     tmp_path: Path) -> None:
+    kit, designs = packed
+    (kit / "faces" / "stale-design").mkdir()
+    again = pack(kit, faces_dir=face_cache, bg_dir=tmp_path / "bg", download=False, repo=tmp_path)
+    assert again.designs == designs and not (kit / "faces" / "stale-design").exists()
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "keep.txt").write_text("mine")
+    with pytest.raises(KitError, match="holds no kit"):
+        pack(other, faces_dir=face_cache, bg_dir=tmp_path / "bg", download=False, repo=tmp_path)
+    assert (other / "keep.txt").read_text() == "mine"
+
+
 def test_pack_refuses_an_empty_face_cache(tmp_path: Path) -> None:
     with pytest.raises(KitError, match="no usable design"):
         pack(tmp_path / "kit", faces_dir=tmp_path / "none", bg_dir=tmp_path / "bg", download=False, repo=tmp_path)
