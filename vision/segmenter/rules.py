@@ -154,6 +154,8 @@ RULES: tuple[Rule, ...] = (
          Decision.ATTRIBUTE, "V23", "table:PlaySegmenter._came_from"),
     Rule("pile.in_front", "play", "a pile play that moved less than pile_move_mm vs the seats' directions from "
          "the pile's centre", Decision.ATTRIBUTE, "V23", "table:PlaySegmenter._came_from"),
+    Rule("pile.same_seat", "play", "a pile play vs the pile play reported just before it (its seat, same_seat_s)",
+         Decision.JOIN, "V25", "table:PlaySegmenter._same_seat"),
     Rule("track.hopeless", "track", "a candidate vs the frames of the last hopeless_settles settle times",
          Decision.DROP, "V2", "tracking:ZoneTracks._hopeless"),
     Rule("match.suit_misread_gate", "match", "a detection of another code vs a reported card of its rank",

@@ -66,6 +66,8 @@ class SegmenterSettings:
     came_before_s: float = 1.0  # a pile card's trail is looked for this long before it showed up …
     came_after_s: float = 0.3  # … and this long after
     arrival_gap_s: float = 0.5  # cards showing up this long after a zone's other new cards came to rest are another play (V24)
+    same_seat_s: float = 1.5  # a pile play resting this soon after the same seat's pile play was reported is its late part (V25)
+    same_seat_cards: int = 2  # … when it is at most this many cards (a block of more landing together is a play of its own)
     # --- pile plays not seen coming through a seat's zone (V23)
     pile_move_mm: float = 60.0  # pile cards that moved less than this gave no direction (put straight down)
     index_diagonal_deg: float = 53.0  # a card facing its player lies with the line through its two indices this far off the table's x axis

@@ -36,6 +36,8 @@ class PlaySegmenter:
         self.trace: list[TraceRecord] = []
         self.zones = {z.name: ZoneTracker(z.name, z.seat, self.settings, self) for z in layout.zones}
         self.frames = 0
+        #: the pile's last play reported (V25)
+        self._last_pile: PlayObservation | None = None
 
     # ---------------------------------------------------------------- for the zones
     def new_id(self) -> int:
@@ -116,7 +118,7 @@ class PlaySegmenter:
         cleared: list[ZoneCleared] = []
         for name, tracker in self.zones.items():
             p, c = tracker.update(t, by_zone[name])
-            plays.extend(self._attribute(p))
+            plays.extend(self._same_seat(tracker, self._attribute(p), t))
             cleared.extend(c)
         plays.sort(key=lambda o: (o.t, o.seat))
         return plays, cleared
@@ -142,6 +144,28 @@ class PlaySegmenter:
         if in_front and towards(seats, False) != seat:
             self._trace_seat("pile.in_front", p, seat)
         return seat
+
+    def _same_seat(self, zone: ZoneTracker, plays: list[PlayObservation], t: float) -> list[PlayObservation]:
+        """V25.  A pile play of the seat whose pile play was reported just before it (resting
+        within ``same_seat_s`` of that report) is that play's late part, not a play of its
+        own: a seat plays again only after the others answered or passed, seconds later.  At
+        a few frames a second the second card of a play is first seen after the first was
+        reported on its own.  Only a straggler joins (``same_seat_cards``): a block of cards
+        landing together is a play of its own, whatever seat the pile's rules gave it.  The
+        cards join the earlier play (a revision of it)."""
+        if zone.seat is not None:
+            return plays
+        s = self.settings
+        out = []
+        for p in plays:
+            last = self._last_pile
+            if (last is not None and s.enabled("pile.same_seat") and p.seat >= 0 and p.seat == last.seat
+                    and p.t - last.t_emit <= s.same_seat_s and len(p.cards) <= s.same_seat_cards
+                    and zone.join_play(p.play, last.play, t, p.conf, "pile.same_seat")):
+                continue
+            out.append(p)
+            self._last_pile = p
+        return out
 
     def _trace_seat(self, rule: str, p: PlayObservation, seat: int) -> None:
         self.trace.append(TraceRecord(rule, p.zone, round(p.t_emit, 3), p.cards[0], -1, f"seat {seat}", p.play))

@@ -56,6 +56,20 @@ class ZoneTracker:
     def revisions(self) -> list[PlayRevision]:
         return self.book.revisions
 
+    def join_play(self, pid: int, into: int, t: float, conf: float, rule: str) -> bool:
+        """The play ``pid`` this zone just reported is the late part of its play ``into`` (a
+        table-level rule found so, V25): its cards join that play, a revision of it, and
+        ``pid`` is withdrawn.  False, and nothing changed, when either is no longer open."""
+        if pid == into or pid not in self.book.open or into not in self.book.open:
+            return False
+        new = self.book.open.pop(pid)
+        self.book.recent.pop(pid, None)
+        refused = self.book.join(into, self.book.open[into].cards, new.tracks, list(new.cards),
+                                 [conf] * len(new.tracks), t, rule)
+        if refused:
+            self.tracks = [tr for tr in self.tracks if tr.id not in refused]
+        return True
+
     def _trace_to(self, rule: str, tr: Track, play: int | None, other: Track | None = None) -> None:
         self.table.trace.append(TraceRecord(rule, self.name, round(self._t, 3), tr.best, tr.id,
                                             other.best if other is not None else None, play))

@@ -1,5 +1,6 @@
-"""Pile plays at a slow frame rate (docs/vision.md V23, V24): the seat a play that was not
-seen coming in is given, and two seats' plays that settle close together.
+"""Pile plays at a slow frame rate (docs/vision.md V23, V24, V25): the seat a play that was not
+seen coming in is given, two seats' plays that settle close together, and the straggler of
+one seat's play seen only after that play was reported.
 
 The scenarios are synthetic detection streams in table mm on the 6-seat layout (seats 0-1
 along the bottom, 2 on the right, 3-4 along the top, 5 on the left, the pile between).
@@ -156,3 +157,60 @@ def test_cards_arriving_late_in_a_seat_zone_stay_one_play():
     frames, times = _two_seats_settling_close_together("seat0")
     plays, seg = run(frames, times)
     assert plays == [(0, ("4H", "KC"))] and not fired(seg, "play.arrived_later")
+
+
+# --- V25: a straggler of the same seat's pile play ---------------------------------------
+
+def run_revised(frames, times, settings=None):
+    """The plays as (seat, sorted cards) once the revisions reported with them are applied."""
+    seg = PlaySegmenter(LAYOUT6, settings or SETTINGS)
+    plays = {}
+    for t, cards in zip(times, frames, strict=True):
+        for o in seg.update(t, cards)[0]:
+            plays[o.play] = (o.seat, tuple(sorted(o.cards)))
+        for r in seg.pop_revisions():
+            plays[r.play] = (plays[r.play][0], tuple(sorted(r.cards)))
+    return list(plays.values()), seg
+
+
+def _after_the_report(late, start):
+    """At 3 frames a second: seat 3's 4H rests from t=0 and is reported on its own; ``late``
+    (cards) show up from ``start`` and rest there."""
+    cx, cy = LAYOUT6.pile.center
+    first = lying("4H", cx + 40, cy - 80, 180)
+    times = [round(0.35 * k, 2) for k in range(int((start + 2.5) / 0.35))]
+    return [[first] + (late if t >= start else []) for t in times], times
+
+
+def _seat3(*codes):
+    cx, cy = LAYOUT6.pile.center
+    return [lying(code, cx + 75 - 12 * k, cy - 95, 180) for k, code in enumerate(codes)]
+
+
+def test_the_second_card_of_a_play_seen_after_it_was_reported_joins_it():
+    """V25 (pile.same_seat): the KH lands 0.35 s after the 4H's play was reported, lying as
+    seat 3's: the same play, corrected, not a second play of seat 3."""
+    frames, times = _after_the_report(_seat3("KH"), 1.4)
+    plays, seg = run_revised(frames, times)
+    assert plays == [(3, ("4H", "KH"))]
+    assert [(r.rule, r.card) for r in fired(seg, "pile.same_seat")] == [("pile.same_seat", "KH")]
+    plays, seg = run_revised(frames, times, tuned(SETTINGS, ["disabled_rules=pile.same_seat"]))
+    assert plays == [(3, ("4H",)), (3, ("KH",))]
+
+
+@pytest.mark.parametrize("late, start, why", [
+    (_seat3("KH", "KS", "KD"), 1.4, "three cards landing together are a play of their own"),
+    (_seat3("KH"), 4.2, "seconds later: the seat's next play"),
+])
+def test_a_block_of_cards_or_a_later_play_of_the_same_seat_stays_its_own(late, start, why):
+    frames, times = _after_the_report(late, start)
+    plays, seg = run_revised(frames, times)
+    assert plays == [(3, ("4H",)), (3, tuple(sorted(c.card for c in late)))], why
+    assert not fired(seg, "pile.same_seat")
+
+
+def test_another_seats_card_in_that_moment_stays_its_own():
+    cx, cy = LAYOUT6.pile.center
+    frames, times = _after_the_report([lying("KC", cx - 40, cy + 40, 0)], 1.4)
+    plays, seg = run_revised(frames, times)
+    assert plays == [(3, ("4H",)), (0, ("KC",))] and not fired(seg, "pile.same_seat")
