@@ -202,7 +202,9 @@ def pack(out: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR, bg_dir: Path
 def unpack(kit: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR,
            bg_dir: Path = backgrounds.CACHE_DIR) -> tuple[int, int]:
     """The kit's faces and backgrounds into the caches the scene renderer reads (the faces
-    as PNG again); returns (designs, backgrounds)."""
+    as PNG again); returns (designs, backgrounds) unpacked.  A design or background the
+    cache already holds is kept as it is: a machine that rendered its own faces keeps them,
+    not the kit's lossy copies."""
     src = kit / "faces"
     if not src.is_dir():
         raise KitError(f"{kit} holds no faces/: make the kit with `cardref device-kit pack`")
@@ -211,6 +213,8 @@ def unpack(kit: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR,
         if not (d / "meta.json").is_file():
             raise KitError(f"{d} has no meta.json: the kit is incomplete, pack it again")
         dest = faces_dir / d.name
+        if (dest / "meta.json").is_file():
+            continue
         dest.mkdir(parents=True, exist_ok=True)
         for webp in sorted(d.glob("*.webp")):
             with Image.open(webp) as im:
@@ -220,6 +224,7 @@ def unpack(kit: Path = KIT_DIR, *, faces_dir: Path = faces.CACHE_DIR,
     bg_dir.mkdir(parents=True, exist_ok=True)
     n_bg = 0
     for jpg in sorted((kit / "backgrounds").glob("*.jpg")):
-        shutil.copyfile(jpg, bg_dir / jpg.name)
-        n_bg += 1
+        if not (bg_dir / jpg.name).exists():
+            shutil.copyfile(jpg, bg_dir / jpg.name)
+            n_bg += 1
     return designs, n_bg

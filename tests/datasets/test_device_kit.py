@@ -69,6 +69,18 @@ def test_unpacked_faces_match_the_cache(packed: tuple[Path, list[str]], face_cac
             assert np.abs(a[..., :3] - b[..., :3])[opaque].mean() < 4.0
 
 
+def test_unpack_keeps_what_the_cache_already_holds(packed: tuple[Path, list[str]], face_cache: Path,
+                                                  tmp_path: Path) -> None:
+    """A machine that rendered its own faces keeps them, not the kit's lossy copies."""
+    kit, designs = packed
+    before = {p: p.read_bytes() for p in sorted((face_cache / designs[0]).glob("*.png"))}
+    (tmp_path / "bg2").mkdir()
+    (tmp_path / "bg2" / "0123456789abcdef.jpg").write_bytes(b"mine")
+    assert unpack(kit, faces_dir=face_cache, bg_dir=tmp_path / "bg2") == (0, 0)
+    assert {p: p.read_bytes() for p in sorted((face_cache / designs[0]).glob("*.png"))} == before
+    assert (tmp_path / "bg2" / "0123456789abcdef.jpg").read_bytes() == b"mine"
+
+
 def test_the_library_works_from_a_carried_cache(packed: tuple[Path, list[str]], tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """On a machine without the deck packages, the unpacked cache is the library."""
