@@ -102,6 +102,14 @@ def _load_any(path: Path) -> np.ndarray | None:
     return im[:, :, ::-1]
 
 
+def shrunk(im: np.ndarray, side: int) -> np.ndarray:
+    """``im`` shrunk (by pixel area) so that its longer side is at most ``side`` px."""
+    s = side / max(im.shape[:2])
+    if s >= 1:
+        return im
+    return cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)), interpolation=cv2.INTER_AREA)
+
+
 def _cached(path: Path) -> Path | None:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha1(str(path).encode()).hexdigest()[:16]
@@ -111,9 +119,7 @@ def _cached(path: Path) -> Path | None:
     im = _load_any(path)
     if im is None or im.size == 0:
         return None
-    s = MAX_SIDE / max(im.shape[:2])
-    if s < 1:
-        im = cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)), interpolation=cv2.INTER_AREA)
+    im = shrunk(im, MAX_SIDE)
     cv2.imwrite(str(out), np.ascontiguousarray(im[:, :, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
 

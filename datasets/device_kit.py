@@ -107,24 +107,12 @@ def tree_bytes(repo: Path = REPO) -> int:
     return total
 
 
-def usable_designs(faces_dir: Path) -> list[Path]:
-    """The face cache's design folders whose ``meta.json`` says usable, of this cache version."""
-    out = []
-    for d in sorted(faces_dir.iterdir()) if faces_dir.is_dir() else []:
-        try:
-            meta = json.loads((d / "meta.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if meta.get("usable") and meta.get("version") == faces.CACHE_VERSION:
-            out.append(d)
-    return out
-
-
 def pack_faces(faces_dir: Path, out: Path, quality: int = FACE_QUALITY) -> tuple[list[str], int]:
     """Every usable design of ``faces_dir`` into ``out/<design>/`` (faces as WebP); returns
     the design names and the number of faces."""
     designs, n = [], 0
-    for d in usable_designs(faces_dir):
+    for src in faces.cached_sources(faces_dir):  # the designs the library on the GPU machine will list
+        d = faces_dir / src.name
         dest = out / d.name
         dest.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(d / "meta.json", dest / "meta.json")
@@ -146,10 +134,7 @@ def pack_backgrounds(bg_dir: Path, out: Path, side: int = BG_SIDE, quality: int 
         im = cv2.imread(str(jpg), cv2.IMREAD_COLOR)
         if im is None:
             continue
-        s = side / max(im.shape[:2])
-        if s < 1:
-            im = cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)), interpolation=cv2.INTER_AREA)
-        cv2.imwrite(str(out / jpg.name), im, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        cv2.imwrite(str(out / jpg.name), backgrounds.shrunk(im, side), [cv2.IMWRITE_JPEG_QUALITY, quality])
         n += 1
     return n
 

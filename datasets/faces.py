@@ -537,14 +537,16 @@ class _Library(Mapping):
         return self._sources[name].family
 
 
-def cached_sources() -> list[DesignSource]:
-    """The usable designs built into the cache (:data:`CACHE_DIR`), read from their
-    ``meta.json`` alone.  On a machine without the deck packages (the lent GPU machine, which
-    gets the cache from ``cardref device-kit``: :mod:`.device_kit`) these are the library."""
+def cached_sources(cache_dir: Path | None = None) -> list[DesignSource]:
+    """The usable designs built into the cache (``cache_dir``, default :data:`CACHE_DIR`),
+    read from their ``meta.json`` alone.  On a machine without the deck packages (the lent
+    GPU machine, which gets the cache from ``cardref device-kit``: :mod:`.device_kit`) these
+    are the library, and they are what the kit packs."""
+    cache_dir = CACHE_DIR if cache_dir is None else cache_dir
     out: list[DesignSource] = []
-    if not CACHE_DIR.is_dir():
+    if not cache_dir.is_dir():
         return out
-    for d in sorted(CACHE_DIR.iterdir()):
+    for d in sorted(cache_dir.iterdir()):
         try:
             meta = json.loads((d / "meta.json").read_text())
         except (OSError, ValueError):
