@@ -116,7 +116,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, PlayEvent):
             self.camera = event.source == "camera"
-            return self._defer_revokes(self._read_play(i, event))
+            return self._defer_revokes(i, self._read_play(i, event))
         if self._choice is not None:
             return [*self._settle(), *self._feed_other(i, event)]
         return self._feed_other(i, event)

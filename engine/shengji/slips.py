@@ -37,6 +37,8 @@ REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "s
                      "shengji.not_largest_first"})
 #: O16: followers of a single-card lead off its suit in one other group that show it misread
 OFF_SUIT_FOLLOWERS = 2
+#: O24: 刮风's burier playing a joker it did not show: the joker may be a misread card
+JOKERS_KEPT = "guafeng.jokers_not_buried"
 
 
 class SlipReadings:
@@ -273,20 +275,23 @@ class SlipReadings:
         held, self.winner_proofs = self.winner_proofs, []
         return sorted([*held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
-    def _defer_revokes(self, faults: list[Fault]) -> list[Fault]:
+    def _defer_revokes(self, i: int, faults: list[Fault]) -> list[Fault]:
         """O20: on a camera play (no hand known), a revoke proven by a later card waits for the
         deal's end with the cards it rests on (the follow, the proof, the trick's lead): one of
-        them misread is seen once too often by then, every card being played (chaodipi.md O20)."""
+        them misread is seen once too often by then, every card being played (chaodipi.md O20).
+        O24: so does 刮风's burier playing a joker, with that joker."""
         if not self.camera or self.hands or self.complete or not faults:
             return faults
         now: list[Fault] = []
-        for f in faults:
+        for f in _at(i, faults):
             (self.deferred if self._rests_on(f) else now).append(f)
         return now
 
     def _rests_on(self, f: Fault) -> set[Card]:
-        """O20: the cards a revoke of camera plays rests on (none for other faults, or plays
-        not recorded in :attr:`cards_at`)."""
+        """O20: the cards a revoke of camera plays rests on; O24: the jokers a camera play of
+        the burier showed (none for other faults, or plays not recorded in :attr:`cards_at`)."""
+        if f.code == JOKERS_KEPT:
+            return set(f.facts["cards"]) if f.i in self.cards_at else set()
         if f.code not in REVOKES or f.i not in self.lead_at or f.proven_at not in self.cards_at:
             return set()
         return {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
