@@ -157,8 +157,10 @@ class Judge:
         self.confirm_below = confirm_below
 
     def _verdict(self, i: int, fault: Fault) -> Verdict:
-        """The verdict of event ``i`` for ``fault``: a question when its reading is doubtful."""
-        ask = doubtful(self.events.get(i), self.confirm_below) or fault.code.startswith(OBSERVE_PREFIX)
+        """The verdict of event ``i`` for ``fault``: a question when its reading is doubtful, or
+        (C2) when the later reading that proved it (``fault.proven_at``) is."""
+        ask = (doubtful(self.events.get(i), self.confirm_below) or fault.code.startswith(OBSERVE_PREFIX)
+               or (fault.proven_at is not None and doubtful(self.events.get(fault.proven_at), self.confirm_below)))
         return Verdict(i, fault, ask)
 
     @property

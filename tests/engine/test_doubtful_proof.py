@@ -1,0 +1,62 @@
+"""C2 (docs/rules/observation.md): a fault proven by a later reading the camera was not sure of
+is a question, not an accusation; a person confirming that reading makes it an accusation.
+
+The deal (seed 000 line 57 / seed 003 line 54: a seat without the led suit discards or trumps,
+so an off-suit follow is a revoke only if the seat held the suit): seat 1 trumps the dealer's
+♥A with ♠4 and later leads ♥10, which proves it held ♥.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardref.engine.judge import judge_text
+
+DEAL = {"type": "deal", "game": "guafeng-zibo", "seats": 4, "level": "7", "trump": "S", "dealer": 0,
+        "hand_sizes": [3, 3, 3, 3]}
+REVOKE = "shengji.must_follow_suit"
+
+
+def cam(seat: int, cards: str, **more: object) -> dict:
+    return {"type": "play", "seat": seat, "cards": cards.split(), "source": "camera", **more}
+
+
+def lines(proof: dict) -> list[dict]:
+    return [DEAL, cam(0, "AH"), cam(1, "4S"), cam(2, "KH"), cam(3, "QH"),
+            proof, cam(2, "6D"), cam(3, "9C"), cam(0, "4D"),
+            cam(1, "4S"), cam(2, "8C"), cam(3, "5D"), cam(0, "6C"),
+            {"type": "bottom", "cards": ["3D", "4D", "6D", "8D"]}]
+
+
+def revoke_verdict(events: list[dict]) -> dict:
+    got = [v.to_json() for v in judge_text([json.dumps(e) for e in events]).verdicts]
+    assert [v["i"] for v in got if not v["ok"]] == [2], got
+    return got[2]
+
+
+@pytest.mark.parametrize("proof,ask", [
+    (cam(1, "10H"), False),
+    (cam(1, "10H", sure=True), False),
+    (cam(1, "10H", sure=False), True),
+    (cam(1, "10H", conf=0.4), True),
+    (cam(1, "10H", conf=0.9), False),
+], ids=["no-mark", "sure", "not-sure", "low-conf", "high-conf"])
+def test_a_revoke_proven_by_a_doubtful_reading_is_asked(proof: dict, ask: bool) -> None:
+    v = revoke_verdict(lines(proof))
+    assert v["code"] == REVOKE and v["proven_at"] == 5
+    assert bool(v.get("confirm")) is ask
+
+
+def test_confirming_the_proof_makes_it_an_accusation() -> None:
+    events = [*lines(cam(1, "10H", sure=False)), {"type": "correct", "ref": 5, "cards": ["10H"], "why": "confirm"}]
+    v = revoke_verdict(events)
+    assert v["code"] == REVOKE and not v.get("confirm")
+
+
+def test_a_doubtful_accused_play_is_asked_whatever_the_proof() -> None:
+    """C1 as before: the accused play's own reading in doubt."""
+    events = lines(cam(1, "10H"))
+    events[2] = cam(1, "4S", sure=False)
+    assert revoke_verdict(events).get("confirm") is True
