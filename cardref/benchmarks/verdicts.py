@@ -86,9 +86,16 @@ def main(argv: list[str]) -> int:
                    help="instead: whole camera logs with every play dropped with probability DROP, else one "
                         "card misread with probability MISREAD, and one illegal play injected "
                         "(cardref.benchmarks.slip_rates): false accusations and injected plays caught")
+    p.add_argument("--sure-marks", nargs=2, type=float, metavar=("RIGHT", "WRONG"), default=None,
+                   help="with --slips: mark each play sure with probability RIGHT when read right, WRONG when "
+                        "misread, as the live path does (its figures: docs/vision.md V21, V22)")
     args = p.parse_args(argv)
-    if args.slips is not None and not all(0 <= r <= 1 for r in args.slips):
-        print("cardref bench verdicts: --slips rates must lie in [0, 1]")
+    for flag, rates in (("--slips", args.slips), ("--sure-marks", args.sure_marks)):
+        if rates is not None and not all(0 <= r <= 1 for r in rates):
+            print(f"cardref bench verdicts: {flag} rates must lie in [0, 1]")
+            return 2
+    if args.sure_marks is not None and args.slips is None:
+        print("cardref bench verdicts: --sure-marks needs --slips")
         return 2
     games = args.games or sorted(g.name for g in registry.games().values() if g.referee is not None)
     for game in games:
@@ -98,7 +105,8 @@ def main(argv: list[str]) -> int:
         if args.slips is not None:
             from .slip_rates import format_row, measure_slips
 
-            row = measure_slips(game, args.deals, args.seed, *args.slips)
+            row = measure_slips(game, args.deals, args.seed, *args.slips,
+                                sure_marks=tuple(args.sure_marks) if args.sure_marks else None)
             print(json.dumps(row, ensure_ascii=False) if args.json else format_row(row))
             continue
         row = measure(game, args.deals, args.seed)

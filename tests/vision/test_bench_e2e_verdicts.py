@@ -179,3 +179,30 @@ def test_bench_verdicts_slips_names_the_rules_it_accused_wrongly() -> None:
     assert sum(by_code.values()) == round(row["false_accusations_per_deal"] * 20) > 0
     assert all(not code.startswith(("observe.", "deck.")) for code in by_code)
     assert "false accusations by rule: " + ", ".join(f"{c} {n}" for c, n in by_code.items()) in format_row(row)
+
+
+def test_bench_verdicts_slips_marks_plays_sure_as_the_live_path_does(capsys) -> None:
+    """``--sure-marks RIGHT WRONG``: plays read right are marked sure with probability RIGHT,
+    misread ones with WRONG (docs/rules/observation.md C1, C2: the judge asks rather than
+    accuses on those marked unsure); the drops and misreads drawn stay the same."""
+    from cardref.benchmarks.slip_rates import measure_slips, slip_deal
+    from cardref.benchmarks.verdicts import main as verdicts_main
+    from cardref.engine.events import PlayEvent
+
+    plain = slip_deal("guafeng-zibo", 3, 5, 0.05, 0.1)
+    sharp = slip_deal("guafeng-zibo", 3, 5, 0.05, 0.1, sure_marks=(1.0, 0.0))
+    assert sharp.origin == plain.origin and (sharp.dropped, sharp.misread) == (plain.dropped, plain.misread)
+    plays = [(ev, o) for ev, o in zip(sharp.watched, sharp.origin, strict=True) if isinstance(ev, PlayEvent)]
+    assert all(getattr(ev, "sure", None) is None for ev in plain.watched)
+    right = [ev.sure for ev, o in plays if ev.cards == sharp.true_log[o].cards]
+    wrong = [ev.sure for ev, o in plays if ev.cards != sharp.true_log[o].cards]
+    assert right and wrong and all(right) and not any(wrong)
+    # every play marked unsure: nobody is accused of anything, the injected plays are still asked
+    unsure = measure_slips("guafeng-zibo", 5, 5, 0.03, 0.02, sure_marks=(0.0, 0.0))
+    trusted = measure_slips("guafeng-zibo", 5, 5, 0.03, 0.02)
+    assert unsure["accused"] == 0 and unsure["false_accusations_per_deal"] == 0
+    assert unsure["caught"] == trusted["caught"] > 0 and trusted["accused"] <= trusted["caught"]
+    assert verdicts_main(["--sure-marks", "0.5", "0.1"]) == 2
+    assert "needs --slips" in capsys.readouterr().out
+    assert verdicts_main(["--slips", "0", "0", "--sure-marks", "1.5", "0"]) == 2
+    assert "--sure-marks rates must lie in [0, 1]" in capsys.readouterr().out
