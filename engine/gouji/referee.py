@@ -53,7 +53,7 @@ from .opening import DealOpening
 from .outs import Progress, SeatsOut
 from .points import Points
 from .settings import GoujiSettings
-from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, one_odd, parse_shape
+from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, one_card_off, one_odd, parse_shape
 from .slips import Readings, SlipReadings
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
@@ -191,7 +191,11 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
                 kept = len(self.readings.alts)
                 if not self.readings.doubt:      # O1: keep each reading as one play; durable, as
                     self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late
-                return [*faults, self._asked(i, seat, cards, Fault(shape.code, {"seat": seat, **shape.facts}), kept)]
+                fault = Fault(shape.code, {"seat": seat, **shape.facts})
+                asked = self._asked(i, seat, cards, fault, kept)
+                if asked is fault and shape.code == "gouji.mixed_ranks" and one_card_off(cards):
+                    asked = self._question(seat, cards, fault)  # D38: one card read wrong explains it
+                return [*faults, asked]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)
             self._returned = (odd,)    # the card seen is not on the table: the judge forgets it

@@ -133,6 +133,16 @@ def hand_orders(cards: Sequence[Card]) -> list[int]:
     return [ORDER[c.rank] for c in cards]
 
 
+def one_card_off(cards: tuple[Card, ...]) -> bool:
+    """D38: cards of two ranks (2s and jokers aside), one of them a single card: one card read
+    as another rank makes them one rank (a pair read 10S 9S, KH 2H read KH 7S)."""
+    ranks: dict[object, int] = {}
+    for c in cards:
+        if not c.is_joker and ORDER[c.rank] != TWO:
+            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    return len(ranks) == 2 and min(ranks.values()) == 1
+
+
 def one_odd(cards: tuple[Card, ...]) -> bool:
     """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
     ranks: dict[object, int] = {}

@@ -298,3 +298,40 @@ def test_a_camera_play_that_could_not_burn_is_asked_not_accused(n: int, line: in
     assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
     assert v.fault.facts["fault"] == misfit
     assert line not in false_at
+
+
+#: ``cardref bench verdicts --slips 0.03 0.02 --seed 5`` gouji-yucheng deals where a camera play
+#: of two ranks, one of them a single card, came while the judge still doubted an earlier slip
+#: (no one-card reading was kept for it) and was accused ``gouji.mixed_ranks`` (004:23: a play is
+#: of one rank, 2s and jokers attached): one card read as another rank explains it (gouji.md
+#: D38).  (deal, line, the cards seen; the true play in the comment)
+ONE_CARD_OFF = [
+    (61, 44, "10S 9S"),     # 9S 9S, right after seat 2's KC KD KH was missed
+    (64, 81, "9H KH"),      # 9H 9S, after six plays asked in a row
+    (98, 82, "KH 7S"),      # KH 2H, right after seat 2's 9D 9H was missed
+]
+
+
+@pytest.mark.parametrize("n,line,cards", ONE_CARD_OFF, ids=[f"deal-{n}" for n, _, _ in ONE_CARD_OFF])
+def test_a_camera_play_one_card_off_one_rank_is_asked(n: int, line: int, cards: str) -> None:
+    verdicts, false_at = slips_deal("gouji-yucheng", n, 0.03, 0.02, seed=5)
+    v = verdicts[line]
+    assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
+    assert v.fault.facts["fault"] == "gouji.mixed_ranks"
+    assert [str(c) for c in v.fault.facts["cards"]] == cards.split()
+    assert line not in false_at
+
+
+@pytest.mark.parametrize("cards,asked", [
+    ("9H KH", True),            # two cards, two ranks: either may be the one read wrong
+    ("9H 9S 10S", True),        # all nines but one card
+    ("9H 9S 2D KH", True),      # a 2 attached does not count as a rank
+    ("9H 10S JS", False),       # three ranks: one card read wrong does not explain it
+    ("9H 9S 10S 10D", False),   # two cards of each rank
+])
+def test_one_card_off_is_the_shape_one_misread_explains(cards: str, asked: bool) -> None:
+    """D38's shape (engine.gouji.shapes.one_card_off), from 004:23's one-rank play."""
+    from cardref.engine.cards import parse_cards
+    from cardref.engine.gouji.shapes import one_card_off
+
+    assert one_card_off(parse_cards(cards.split())) is asked
