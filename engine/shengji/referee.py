@@ -42,7 +42,7 @@ from .proofs import Proofs
 from .readings import Choice
 from .results import DealResults
 from .settings import ShengjiSettings
-from .slips import SlipReadings, winner_proofs_said
+from .slips import SlipReadings, _at, winner_proofs_said
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
@@ -110,13 +110,19 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         #: per camera play line: its cards and the line of its trick's lead (O20's evidence)
         self.cards_at: dict[int, tuple[Card, ...]] = {}
         self.lead_at: dict[int, int] = {}
+        #: O25: camera plays judged, after a flagged trick (O23), in a trick whose lead is in
+        #: doubt itself: the lead they were counted and turned against may be a follow
+        self.out_of_phase: set[int] = set()
         self.camera = False
 
     # -- match ---------------------------------------------------------------------------
     def feed(self, i: int, event: AnyEvent) -> list[Fault]:
         if isinstance(event, PlayEvent):
             self.camera = event.source == "camera"
-            return self._defer_revokes(i, self._read_play(i, event))
+            faults = self._read_play(i, event)
+            if not self.camera or self.hands or not faults:
+                return faults
+            return self._defer_revokes(self._asked_out_of_phase(_at(i, faults)))
         if self._choice is not None:
             return [*self._settle(), *self._feed_other(i, event)]
         return self._feed_other(i, event)
@@ -258,6 +264,10 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         lead = self.tricks.trick[0]
         if self.camera:
             self.cards_at[i], self.lead_at[i] = cards, lead.i
+            t = self.tricks
+            if not self.hands and t.after_flagged and (t.trick_flagged or t.lead_doubted or t.lead_free or t.phantom
+                                                       or self.mixed_lead is not None):
+                self.out_of_phase.add(i)
         if lead.i == i and lead.cards != cards:  # a failed throw: only the forced unit stays on the table
             self._give_back(seat, cards, lead.cards)
         if over:

@@ -39,6 +39,8 @@ REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "s
 OFF_SUIT_FOLLOWERS = 2
 #: O24: 刮风's burier playing a joker it did not show: the joker may be a misread card
 JOKERS_KEPT = "guafeng.jokers_not_buried"
+#: O25: the faults of a play's count and turn, which a trick grouped out of phase also gives
+OUT_OF_PHASE = frozenset({"shengji.wrong_count", "shengji.out_of_turn"})
 
 
 class SlipReadings:
@@ -67,6 +69,7 @@ class SlipReadings:
     deferred: list[Fault]
     cards_at: dict[int, tuple[Card, ...]]
     lead_at: dict[int, int]
+    out_of_phase: set[int]
     camera: bool
 
     if TYPE_CHECKING:
@@ -275,15 +278,25 @@ class SlipReadings:
         held, self.winner_proofs = self.winner_proofs, []
         return sorted([*held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
-    def _defer_revokes(self, i: int, faults: list[Fault]) -> list[Fault]:
-        """O20: on a camera play (no hand known), a revoke proven by a later card waits for the
+    def _asked_out_of_phase(self, faults: list[Fault]) -> list[Fault]:
+        """O25: on a camera play, a wrong count or a play out of turn judged after a flagged trick
+        (O23: the tricks may be grouped one play out of phase) in a trick whose lead is in doubt
+        itself (a 混合 lead, a lead flagged, a card of it seen too often, a free lead) is a follow
+        taken for the lead as much as a player's fault: asked, not charged."""
+        if not self.out_of_phase:
+            return faults
+        return [fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
+                if f.code in OUT_OF_PHASE and f.i in self.out_of_phase else f for f in faults]
+
+    def _defer_revokes(self, faults: list[Fault]) -> list[Fault]:
+        """O20: on a camera play (no hand known: the caller's test), a revoke proven by a later card waits for the
         deal's end with the cards it rests on (the follow, the proof, the trick's lead): one of
         them misread is seen once too often by then, every card being played (chaodipi.md O20).
         O24: so does 刮风's burier playing a joker, with that joker."""
-        if not self.camera or self.hands or self.complete or not faults:
+        if self.complete:
             return faults
         now: list[Fault] = []
-        for f in _at(i, faults):
+        for f in faults:
             (self.deferred if self._rests_on(f) else now).append(f)
         return now
 

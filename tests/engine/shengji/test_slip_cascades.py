@@ -178,3 +178,32 @@ def test_a_lead_in_doubt_after_a_flag_proves_no_revoke(game: str, n: int, flag: 
     for line in lines:
         assert verdicts[line].ok, (line, verdicts[line].fault)
         assert line not in false_at
+
+
+def test_a_count_against_a_lead_in_doubt_after_a_flag_is_asked() -> None:
+    """chaodipi.md O25, ``cardref bench verdicts --slips 0.03 0.02 --seed 5`` guafeng-zibo deal 8:
+    seat 2's ♦A ♦8 missed, then seat 3's single ♦J on the ♦K ♦K pair (the injected fault)
+    flagged; the judge's tricks went one play out of phase, took seat 0's ♣J ♦2 (the last
+    follow of seat 1's ♣10 ♣10) for a 混合 lead (asked, O13a), and accused seat 1's ♣7 and
+    seat 2's ♥Q, the next trick's singles, of a wrong count (003:50)."""
+    from slips_bench import slips_deal
+
+    verdicts, false_at = slips_deal("guafeng-zibo", 8, 0.03, 0.02, seed=5)
+    assert verdicts[41].fault is not None and verdicts[41].fault.facts["fault"] == "shengji.lead_mixed"
+    for line in (42, 43):
+        v = verdicts[line]
+        assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
+        assert v.fault.facts["fault"] == "shengji.wrong_count"
+        assert line not in false_at
+
+
+def test_a_count_against_a_clean_lead_after_a_flag_is_still_a_fault() -> None:
+    """O25 is for leads in doubt only: after seat 0's unexpected ♥ lead (flagged, O8), seat 3
+    wins and leads ♣6 ♣6 as due, and seat 0 answers one card (003:50): accused, proven when
+    seat 1 follows the pair."""
+    lines = [GUAFENG, P(0, "9D"), P(1, "10D"), P(2, "JD"), P(3, "AD"),
+             P(0, "8H"), P(1, "9H"), P(2, "10H"), P(3, "QH"),
+             P(3, "6C", "6C"), P(0, "8C"), P(1, "9C", "9C"), P(2, "JC", "JC")]
+    got = {v.i: v for v in judge_text([json.dumps({**e, "source": "camera"}) for e in lines]).verdicts}
+    assert got[5].fault is not None and got[5].fault.code == LEAD and got[5].confirm
+    assert got[10].fault is not None and got[10].fault.code == "shengji.wrong_count" and not got[10].confirm
