@@ -191,10 +191,10 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
                 kept = len(self.readings.alts)
                 if not self.readings.doubt:      # O1: keep each reading as one play; durable, as
                     self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late
-                fault = Fault(shape.code, {"seat": seat, **shape.facts})
-                asked = self._asked(i, seat, cards, fault, kept)
-                if asked is fault and shape.code == "gouji.mixed_ranks" and one_card_off(cards):
-                    asked = self._question(seat, cards, fault)  # D38: one card read wrong explains it
+                misfit = Fault(shape.code, {"seat": seat, **shape.facts})
+                asked = self._asked(i, seat, cards, misfit, kept)
+                if asked is misfit and shape.code == "gouji.mixed_ranks" and one_card_off(cards):
+                    asked = self._question(seat, cards, misfit)  # D38: one card read wrong explains it
                 return [*faults, asked]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)
