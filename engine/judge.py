@@ -118,7 +118,15 @@ def apply_corrections(lines: list[LogLine]) -> tuple[list[AnyEvent | None], dict
             bad[line.i] = Fault("correct.bad_ref", {"ref": ref}, line.i)
             continue
         fixed = {k: v for k, v in target.items() if k not in ("conf", "sure", "confirm")}
-        fixed["source"] = "manual"            # a person has looked at it: no longer a question
+        if event.source == "camera" and target.get("source") == "camera":
+            # C3: the camera reading its own play again (a revision, a late card joined): still a
+            # camera reading, and one it changed its mind on: never sure
+            if target.get("type") == "play":
+                fixed["sure"] = False
+            if event.conf is not None:
+                fixed["conf"] = event.conf
+        else:
+            fixed["source"] = "manual"        # a person has looked at it: no longer a question
         if event.cards is not None:
             fixed["cards"] = [c.code for c in event.cards]
         if event.seat is not None:

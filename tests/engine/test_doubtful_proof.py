@@ -60,3 +60,21 @@ def test_a_doubtful_accused_play_is_asked_whatever_the_proof() -> None:
     events = lines(cam(1, "10H"))
     events[2] = cam(1, "4S", sure=False)
     assert revoke_verdict(events).get("confirm") is True
+
+
+def _correct(ref: int, cards: str, **more: object) -> dict:
+    return {"type": "correct", "ref": ref, "cards": cards.split(), **more}
+
+
+@pytest.mark.parametrize("fix,ask", [
+    # C3: the camera read seat 1's follow again (who/source camera): still a camera reading,
+    # one it changed its mind on, so the revoke it shows is asked
+    (_correct(2, "4S", who="camera", source="camera", conf=0.9, why="read again: 5S -> 4S"), True),
+    # a person corrected it: a manual reading, the revoke is accused (C1)
+    (_correct(2, "4S", who="referee"), False),
+])
+def test_a_camera_correction_keeps_the_play_a_camera_reading(fix: dict, ask: bool) -> None:
+    events = lines(cam(1, "10H"))
+    events[2] = cam(1, "5S")        # first read as ♠5, then read again as ♠4
+    v = revoke_verdict([*events, fix])
+    assert v["code"] == REVOKE and bool(v.get("confirm")) is ask
