@@ -166,9 +166,11 @@ class Judge:
 
     def _verdict(self, i: int, fault: Fault) -> Verdict:
         """The verdict of event ``i`` for ``fault``: a question when its reading is doubtful, or
-        (C2) when the later reading that proved it (``fault.proven_at``) is."""
+        (C2) when another reading it rests on is: the later one that proved it (``proven_at``),
+        or one it was judged against (``rests_on``)."""
+        others = (*fault.rests_on, *(() if fault.proven_at is None else (fault.proven_at,)))
         ask = (doubtful(self.events.get(i), self.confirm_below) or fault.code.startswith(OBSERVE_PREFIX)
-               or (fault.proven_at is not None and doubtful(self.events.get(fault.proven_at), self.confirm_below)))
+               or any(doubtful(self.events.get(j), self.confirm_below) for j in others))
         return Verdict(i, fault, ask)
 
     @property

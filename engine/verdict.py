@@ -17,15 +17,18 @@ from .messages import render
 @dataclass(frozen=True)
 class Fault:
     """A broken rule.  ``i`` is the index of the faulty event; ``proven_at`` is set when a
-    later event (that index) is what proves it."""
+    later event (that index) is what proves it; ``rests_on`` names other events whose reading
+    the fault takes as true (the lead a follow's count is judged against): with any of them
+    read in doubt the fault is a question (docs/rules/observation.md C2)."""
 
     code: str
     facts: dict[str, Any] = field(default_factory=dict)
     i: int | None = None
     proven_at: int | None = None
+    rests_on: tuple[int, ...] = field(default=(), compare=False)
 
     def at(self, i: int, proven_at: int | None = None) -> Fault:
-        return Fault(self.code, self.facts, i, proven_at)
+        return Fault(self.code, self.facts, i, proven_at, self.rests_on)
 
 
 #: Codes of observation faults: what was observed does not add up (a play or a card not

@@ -165,10 +165,11 @@ class PlayChecks:
     def _misfit(self, facts: dict[str, Any], shape: Shape, cur: Current) -> Fault | None:
         """The answer's own fault against the play on the table: too many or too few cards,
         or cards that do not beat it; ``None`` when it beats it."""
+        # judged against the table play as read (C2: that play read in doubt, a question)
         if shape.n != cur.shape.n:
-            return Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n})
+            return Fault("gouji.count_mismatch", {**facts, "n": shape.n, "needed": cur.shape.n}, rests_on=(cur.i,))
         if not beats(shape, cur.shape, self.s.two_big_kill_one_big):
-            return Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)})
+            return Fault("gouji.does_not_beat", {**facts, "cards": list(cur.cards)}, rests_on=(cur.i,))
         return None
 
     def _lead_facts(self, seat: int, lead: int) -> dict[str, Any]:

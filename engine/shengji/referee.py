@@ -22,6 +22,7 @@ menpai, fanzhu, chaodi, huitouwang, out).  Deal options besides ``level``/``trum
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from ..cards import Card, Rank, Suit
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
@@ -335,7 +336,9 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
                 lead = self.tricks.trick[0].combo
         fault = follow_check(seat, cards, lead, held, self.order)
         if fault is not None:
-            faults.append(fault)
+            # a follow's count is judged against the lead as read (C2: a lead in doubt, a question)
+            faults.append(replace(fault, rests_on=(self.tricks.trick[0].i,)) if fault.code == "shengji.wrong_count"
+                          else fault)
         elif held is None and len(cards) == lead.size and not self.tricks.suspect and is_imperfect(
                 lead, cards, self.order):
             self.proofs.open_follow(i, seat, lead, cards)  # later cards may prove it

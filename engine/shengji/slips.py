@@ -310,7 +310,10 @@ class SlipReadings:
         if f.code == JOKERS_KEPT:
             return set(f.facts["cards"]) if f.i in self.cards_at else set()
         if f.code == FAILED_THROW:      # O26: the throw's cards and the follow that beat it
-            return {*self.cards_at.get(f.i, ()), *self.cards_at.get(f.proven_at, ())} if f.i in self.cards_at else set()
+            if f.i is None or f.i not in self.cards_at:
+                return set()
+            beaten_at = self.cards_at.get(f.proven_at, ()) if f.proven_at is not None else ()
+            return {*self.cards_at[f.i], *beaten_at}
         if f.code not in REVOKES or f.i not in self.lead_at or f.proven_at not in self.cards_at:
             return set()
         return {*self.cards_at[f.i], *self.cards_at[f.proven_at], *self.cards_at[self.lead_at[f.i]]}
@@ -326,7 +329,7 @@ class SlipReadings:
         out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
                for f in faults]
         for f in self.deferred:
-            if f.code == FAILED_THROW and not self._fits_deck(f, bottom):
+            if f.code == FAILED_THROW and f.i is not None and not self._fits_deck(f, bottom):
                 self._throw_penalty(f.facts["seat"], -len(self.cards_at[f.i]))   # O26: a pair misread
         out = [f for f in [*self.deferred, *out] if self._fits_deck(f, bottom)]
         self.waiting, self.deferred = {}, []

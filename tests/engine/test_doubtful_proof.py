@@ -78,3 +78,37 @@ def test_a_camera_correction_keeps_the_play_a_camera_reading(fix: dict, ask: boo
     events[2] = cam(1, "5S")        # first read as ♠5, then read again as ♠4
     v = revoke_verdict([*events, fix])
     assert v["code"] == REVOKE and bool(v.get("confirm")) is ask
+
+
+# C2 for a count: seat 2's ♠K ♠K follows a lead the camera read as one big joker, unsure (a
+# pair of jokers read as one, docs/vision.md V21).  003:50: a follow has as many cards as the
+# lead; the count fault rests on the lead as read.
+COUNT = [{"type": "deal", "game": "chaodipi-mingchao", "seats": 4, "level": "7", "trump": "S", "dealer": 1},
+         cam(1, "BJ"), cam(2, "KS KS"), cam(3, "4D"), cam(0, "6C"),
+         cam(1, "9H"), cam(2, "10H"), cam(3, "JH"), cam(0, "QH")]
+
+
+@pytest.mark.parametrize("lead,ask", [
+    (cam(1, "BJ", sure=False), True),
+    (cam(1, "BJ", sure=True), False),
+    (cam(1, "BJ"), False),
+], ids=["lead-unsure", "lead-sure", "lead-unmarked"])
+def test_a_count_against_a_lead_read_in_doubt_is_asked(lead: dict, ask: bool) -> None:
+    events = [COUNT[0], lead, *COUNT[2:]]
+    got = [v.to_json() for v in judge_text([json.dumps(e) for e in events]).verdicts]
+    assert got[2]["code"] == "shengji.wrong_count" and bool(got[2].get("confirm")) is ask, got
+
+
+@pytest.mark.parametrize("table,ask", [
+    ({"type": "play", "seat": 0, "cards": ["9H", "9S"], "source": "camera", "sure": False}, True),
+    ({"type": "play", "seat": 0, "cards": ["9H", "9S"], "source": "camera", "sure": True}, False),
+])
+def test_a_gouji_answer_against_a_table_play_read_in_doubt_is_asked(table: dict, ask: bool) -> None:
+    """004:23 上牌: an answer beats the play on the table with as many cards.  Seat 1 answers a
+    single to seat 0's pair (typed, its hand known: no camera-slip reading asks it): the fault
+    rests on the pair as read."""
+    events = [{"type": "deal", "game": "gouji-shandong", "seats": 6, "leader": 0},
+              {"type": "hand", "seat": 1, "cards": ["10H"] + ["5C"] * 35},
+              table, {"type": "play", "seat": 1, "cards": ["10H"]}]
+    got = [v.to_json() for v in judge_text([json.dumps(e) for e in events]).verdicts]
+    assert got[3]["code"] == "gouji.count_mismatch" and bool(got[3].get("confirm")) is ask, got
