@@ -43,7 +43,7 @@ from .proofs import Proofs
 from .readings import Choice
 from .results import DealResults
 from .settings import ShengjiSettings
-from .slips import SlipReadings, _at, winner_proofs_said
+from .slips import SlipReadings, faults_at, winner_proofs_said
 from .tricks import Played, Tricks
 
 HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
@@ -123,7 +123,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             faults = self._read_play(i, event)
             if not self.camera or self.hands or not faults:
                 return faults
-            return self._defer_revokes(self._asked_out_of_phase(_at(i, faults)))
+            return self._defer_revokes(self._asked_out_of_phase(faults_at(i, faults)))
         if self._choice is not None:
             return [*self._settle(), *self._feed_other(i, event)]
         return self._feed_other(i, event)

@@ -92,7 +92,7 @@ class SlipReadings:
         choice = self._choice
         if choice is not None:
             kept = [r.referee._clone() for r in choice.readings]
-            if not choice.feed(lambda ref: _at(i, ref._play(i, ev))):
+            if not choice.feed(lambda ref: faults_at(i, ref._play(i, ev))):
                 choice.readings[0].referee = kept[0]     # none explains it: the first, before it
                 return [*self._settle(), *self._read_play(i, ev)]
             if not choice.decided(any(r.referee.complete for r in choice.readings)):
@@ -102,12 +102,12 @@ class SlipReadings:
         if slip is None:
             return self._play(i, ev)
         before = self._clone()
-        faults = _at(i, self._play(i, ev))
+        faults = faults_at(i, self._play(i, ev))
         if not faults:
             return faults
         choice = Choice(i, [Reading(self, faults, as_read=True)])
         for alt, opened, read in slip_readings(before, slip, i, ev):
-            choice.readings.append(Reading(alt, _at(i, [*opened, *alt._play(i, read)])))
+            choice.readings.append(Reading(alt, faults_at(i, [*opened, *alt._play(i, read)])))
         choice.prune()
         if choice.decided(False):
             self._choice = choice
@@ -293,10 +293,10 @@ class SlipReadings:
                 if f.code in OUT_OF_PHASE and f.i in self.out_of_phase else f for f in faults]
 
     def _defer_revokes(self, faults: list[Fault]) -> list[Fault]:
-        """O20: on a camera play (no hand known: the caller's test), a revoke proven by a later card waits for the
-        deal's end with the cards it rests on (the follow, the proof, the trick's lead): one of
-        them misread is seen once too often by then, every card being played (chaodipi.md O20).
-        O24: so does 刮风's burier playing a joker, with that joker."""
+        """O20: on a camera play (no hand known; the caller checks), a revoke proven by a later
+        card waits for the deal's end with the cards it rests on (the follow, the proof, the
+        trick's lead): one of them misread is seen once too often by then, every card being
+        played (chaodipi.md O20).  O24: so does 刮风's burier playing a joker, with that joker."""
         if self.complete:
             return faults
         now: list[Fault] = []
@@ -434,6 +434,6 @@ def mixed_lead_group(trick: list[Any], order: TrumpOrder) -> str | None:
     return best[0][0] if best and best[0][1] >= MIXED_PAIR_FOLLOWERS else None
 
 
-def _at(i: int, faults: list[Fault]) -> list[Fault]:
+def faults_at(i: int, faults: list[Fault]) -> list[Fault]:
     """``faults`` of play ``i`` with their event set (a fault said later keeps its own line)."""
     return [f if f.i is not None else f.at(i) for f in faults]
