@@ -2,7 +2,8 @@
 
 :func:`compare` takes both judged logs and the map from watched events to true events, and
 counts false accusations (rule faults on watched plays whose true play was legal), injected
-faults caught (true faults whose watched event, or a later one proving it, is flagged),
+faults caught (true faults whose watched event, or a later one proving it, is flagged) and
+of them accused (flagged as a rule fault, not a question),
 observation flags and confirmations asked.  ``cardref bench verdicts`` and ``bench e2e`` use it.
 """
 
@@ -19,6 +20,7 @@ class VerdictScore:
     false_accusations: int = 0
     injected: int = 0
     caught: int = 0
+    accused: int = 0  # injected faults caught as a rule fault (an accusation, not a question)
     observation_flags: int = 0
     confirmations: int = 0
     flags: int = 0
@@ -36,6 +38,7 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
     score = VerdictScore(injected=len(injected))
     bad = set(injected)
     flagged_true: set[int] = set()
+    accused_true: set[int] = set()
     for j, v in enumerate(watched):
         if v.ok:
             continue
@@ -43,6 +46,8 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
         k = origin[j] if j < len(origin) else None
         if k is not None:
             flagged_true.add(k)
+            if v.accusation:
+                accused_true.add(k)
         if k in bad:
             continue                    # an injected fault: counted as caught below
         if v.confirm:
@@ -53,4 +58,5 @@ def compare(watched: Sequence[Verdict], true: Sequence[Verdict], origin: Sequenc
             score.false_accusations += 1
             score.false_at.append(j)
     score.caught = sum(1 for k in injected if k in flagged_true)
+    score.accused = sum(1 for k in injected if k in accused_true)
     return score

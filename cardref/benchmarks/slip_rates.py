@@ -81,7 +81,7 @@ def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_ra
     from cardref.vision.bench_e2e import judge_events
 
     total = VerdictScore()
-    dropped = misread = plays = accused = 0
+    dropped = misread = plays = 0
     codes: Counter[str] = Counter()     # the rules the false accusations named
     for n in range(deals):
         deal = slip_deal(game, n, seed, drop_rate, misread_rate, sure_marks)
@@ -90,13 +90,12 @@ def measure_slips(game: str, deals: int, seed: int, drop_rate: float, misread_ra
         verdicts = judge_events(deal.watched)
         score = compare(verdicts, judge_events(deal.true_log), deal.origin, deal.bad)
         codes.update(f.code for f in (verdicts[j].fault for j in score.false_at) if f is not None)
-        accused += len({o for v, o in zip(verdicts, deal.origin, strict=False) if o in deal.bad and v.accusation})
         total.add(score)
     return {"game": game, "deals": deals, "plays": plays, "dropped": dropped, "misread": misread,
             "false_accusations_per_deal": round(total.false_accusations / deals, 3),
             "caught": total.caught, "injected": total.injected,
             "caught_pct": round(100 * total.caught / total.injected, 1) if total.injected else None,
-            "accused": accused, "sure_marks": list(sure_marks) if sure_marks is not None else None,
+            "accused": total.accused, "sure_marks": list(sure_marks) if sure_marks is not None else None,
             "observation_flags_per_deal": round(total.observation_flags / deals, 3),
             "confirmations_per_deal": round(total.confirmations / deals, 3),
             "false_accusations_by_code": dict(codes.most_common())}

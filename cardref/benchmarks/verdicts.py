@@ -42,7 +42,6 @@ def measure(game: str, deals: int, seed: int) -> dict:
     accused_after = {"drop": 0, "misread": 0}   # accusations after one slip of each kind
     base = 0
     caught = {"camera": VerdictScore(), "full": VerdictScore()}
-    accused = 0
     for n in range(deals):
         rng = random.Random(seed * 100_003 + n)
         events = sim.simulate_deal(game, rng)
@@ -62,13 +61,12 @@ def measure(game: str, deals: int, seed: int) -> dict:
         if k is not None:
             cam_v = judge_log(cam_bad).verdicts
             caught["camera"].add(compare(cam_v, judge_log(cam).verdicts, list(range(len(cam_v))), [k]))
-            accused += cam_v[k].accusation
     out = {"game": game, "deals": deals, "faults": base,
            "drop_median": statistics.median(drop), "drop_max": max(drop),
            "misread_median": statistics.median(mis), "misread_max": max(mis),
            **{f"{slip}_accused": round(n / deals, 3) for slip, n in accused_after.items()}}
     cam = caught["camera"]
-    out["accused_camera"] = round(100 * accused / cam.injected, 2) if cam.injected else None
+    out["accused_camera"] = round(100 * cam.accused / cam.injected, 2) if cam.injected else None
     for name, sc in caught.items():
         out[f"caught_{name}"] = round(100 * sc.caught / sc.injected, 2) if sc.injected else None
         out[f"false_accusations_{name}"] = round(sc.false_accusations / deals, 3)

@@ -68,6 +68,10 @@ def test_the_origin_map_follows_the_play_matching_and_the_verdicts_are_set_again
     assert (got.false_accusations, got.confirmations, got.observation_flags) == (2, 1, 0)
     assert got.false_at == [2, 3]  # the watched lines accused (bench e2e --verbose lists them)
     assert (got.injected, got.caught, got.flags) == (2, 1, 5)
+    assert got.accused == 0     # injected play 4 was caught as an observation, not accused
+    # had true line 4 (play 3, a fault) been injected: caught and accused (a rule fault, not asked)
+    alt = compare_verdicts(watched_verdicts, true_verdicts, origin, injected=[4])
+    assert (alt.caught, alt.accused) == (1, 1)
 
     score.verdicts = got
     total = summarize([score, DealScore("guafeng-zibo", 2)])["total"]
