@@ -326,12 +326,14 @@ class SlipReadings:
         """O16: at the deal's end (once the ``bottom`` is seen, where there is one), the revokes
         that waited on a lead no card showed misread: the bottom's cards count too; O20: the
         revokes of camera plays none of whose cards was seen too often."""
-        out = [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
-               for f in faults]
+        out = []
         for f in self.deferred:
-            if f.code == FAILED_THROW and f.i is not None and not self._fits_deck(f, bottom):
+            if self._fits_deck(f, bottom):
+                out.append(f)
+            elif f.code == FAILED_THROW and f.i is not None:
                 self._throw_penalty(f.facts["seat"], -len(self.cards_at[f.i]))   # O26: a pair misread
-        out = [f for f in [*self.deferred, *out] if self._fits_deck(f, bottom)]
+        out += [f for card, faults in self.waiting.items() if self._within_deck(card, bottom.count(card))
+                for f in faults if self._fits_deck(f, bottom)]
         self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
         return sorted(out, key=lambda f: f.i or 0)
