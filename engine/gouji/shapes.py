@@ -11,6 +11,7 @@ only has the smallest joker as base, e.g. 小花+大花 is 小花 base with a �
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -133,20 +134,19 @@ def hand_orders(cards: Sequence[Card]) -> list[int]:
     return [ORDER[c.rank] for c in cards]
 
 
+def _base_ranks(cards: Sequence[Card]) -> Counter[Rank]:
+    """The cards' ranks, 2s and jokers aside (they go with any rank: 挂钱, 挂花)."""
+    return Counter(c.rank for c in cards if not c.is_joker and ORDER[c.rank] != TWO)
+
+
 def one_card_off(cards: tuple[Card, ...]) -> bool:
     """D38: cards of two ranks (2s and jokers aside), one of them a single card: one card read
     as another rank makes them one rank (a pair read 10S 9S, KH 2H read KH 7S)."""
-    ranks: dict[object, int] = {}
-    for c in cards:
-        if not c.is_joker and ORDER[c.rank] != TWO:
-            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    ranks = _base_ranks(cards)
     return len(ranks) == 2 and min(ranks.values()) == 1
 
 
 def one_odd(cards: tuple[Card, ...]) -> bool:
     """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
-    ranks: dict[object, int] = {}
-    for c in cards:
-        if not c.is_joker and ORDER[c.rank] != TWO:
-            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    ranks = _base_ranks(cards)
     return len(cards) >= 3 and len(ranks) == 2 and min(ranks.values()) == 1 and max(ranks.values()) >= 2
