@@ -146,6 +146,16 @@ class PlayBook:
         self.revisions.append(PlayRevision(pid, cards, before, round(t, 3), round(min(confs), 3)))
         return gone
 
+    def merge(self, pid: int, into: int, conf: float, t: float, rule: str) -> set[int] | None:
+        """The open play ``pid`` is the late part of the open play ``into`` (V25): it is
+        withdrawn and its cards join ``into`` (:meth:`join`: the ids it refuses are returned).
+        ``None``, and nothing changed, when the two are one play or either is no longer open."""
+        if pid == into or pid not in self.open or into not in self.open:
+            return None
+        new = self.open.pop(pid)
+        self.recent.pop(pid, None)
+        return self.join(into, self.open[into].cards, new.tracks, list(new.cards), [conf] * len(new.tracks), t, rule)
+
     def hand_over(self, old: Track, new: Track) -> None:
         """The moved card ``new`` takes the place of ``old`` in the play that reported it (V14)."""
         new.play = old.play

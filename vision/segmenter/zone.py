@@ -60,12 +60,9 @@ class ZoneTracker:
         """The play ``pid`` this zone just reported is the late part of its play ``into`` (a
         table-level rule found so, V25): its cards join that play, a revision of it, and
         ``pid`` is withdrawn.  False, and nothing changed, when either is no longer open."""
-        if pid == into or pid not in self.book.open or into not in self.book.open:
+        refused = self.book.merge(pid, into, conf, t, rule)
+        if refused is None:
             return False
-        new = self.book.open.pop(pid)
-        self.book.recent.pop(pid, None)
-        refused = self.book.join(into, self.book.open[into].cards, new.tracks, list(new.cards),
-                                 [conf] * len(new.tracks), t, rule)
         if refused:
             self.tracks = [tr for tr in self.tracks if tr.id not in refused]
         return True
