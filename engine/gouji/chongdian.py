@@ -54,6 +54,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
         sets.append([False, False])
         c.last = (shape, cards)
+        c.last_i = i
         c.awaiting = True
         ref.take(seat, cards, shape)
         return []
@@ -65,11 +66,14 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             # the 对门 let the third play stand (an unseen pass, spec "Turn order") and now
             # plays in normal play, e.g. as the deal's leader
             return _close_chong(ref, c, seat)
+        # the answer is judged against the 冲点 play: a fault rests on its reading (C2)
+        against = () if c.last_i is None else (c.last_i,)
         if shape.n != last_shape.n:
             return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
-                                                   "needed": last_shape.n})]
+                                                   "needed": last_shape.n}, rests_on=against)]
         if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
-            return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)})]
+            return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)},
+                          rests_on=against)]
         sets[-1] = [True, shape.pure]
         c.awaiting = False
         ref.take(seat, cards, shape)

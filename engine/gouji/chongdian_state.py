@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 class Chong:
     """One 冲点 declared: its seat, the rank of its previous 冲点 (``prev_rank``, 002:47), the
     sets played (``[beaten, beaten by a 纯够级]`` each), whether the 对门 is to answer the last
-    one (``last``: its shape and cards), whether it is over, and whether it succeeded."""
+    one (``last``: its shape and cards; ``last_i``: the event index of that play), whether it is
+    over, and whether it succeeded."""
 
     seat: int
     prev: int | None = None
@@ -24,6 +25,7 @@ class Chong:
     awaiting: bool = False
     done: bool = False
     last: tuple[Shape, tuple[Card, ...]] | None = None
+    last_i: int | None = None
     success: bool | None = None
 
 

@@ -112,3 +112,24 @@ def test_a_gouji_answer_against_a_table_play_read_in_doubt_is_asked(table: dict,
               table, {"type": "play", "seat": 1, "cards": ["10H"]}]
     got = [v.to_json() for v in judge_text([json.dumps(e) for e in events]).verdicts]
     assert got[3]["code"] == "gouji.count_mismatch" and bool(got[3].get("confirm")) is ask, got
+
+
+@pytest.mark.parametrize("chong,ask", [
+    ({"type": "play", "seat": 0, "cards": ["KH", "KS"], "source": "camera", "sure": False}, True),
+    ({"type": "play", "seat": 0, "cards": ["KH", "KS"], "source": "camera", "sure": True}, False),
+], ids=["chong-unsure", "chong-sure"])
+@pytest.mark.parametrize("answer,code", [
+    (["AH"], "gouji.count_mismatch"),
+    (["QH", "QS"], "gouji.does_not_beat"),
+], ids=["count", "beat"])
+def test_a_chongdian_answer_against_a_play_read_in_doubt_is_asked(chong: dict, ask: bool, answer: list[str],
+                                                                   code: str) -> None:
+    """004:11 冲点: the 对门 answers each 冲点 play with as many cards that beat it.  Seat 3's
+    hand is known (no camera-slip reading asks it); its fault rests on seat 0's play as read."""
+    events = [{"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": 1},
+              {"type": "hand", "seat": 3, "cards": ["AH", "QH", "QS"] + ["5C"] * 33},
+              {"type": "declare", "seat": 0, "what": "revolution"},
+              {"type": "declare", "seat": 0, "what": "chongdian"},
+              chong, {"type": "play", "seat": 3, "cards": answer}]
+    got = [v.to_json() for v in judge_text([json.dumps(e) for e in events]).verdicts]
+    assert got[5]["code"] == code and bool(got[5].get("confirm")) is ask, got
