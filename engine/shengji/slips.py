@@ -16,7 +16,7 @@ import copy
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Self
 
-from ..cards import Card
+from ..cards import ALL_CARDS, Card
 from ..events import PlayEvent
 from ..verdict import Fault, fault_or_slip
 from .combos import Kind
@@ -75,6 +75,8 @@ class SlipReadings:
     lead_at: dict[int, int]
     out_of_phase: set[int]
     camera: bool
+    sizes: tuple[int, ...]
+    bottom_size: int
 
     if TYPE_CHECKING:
         @property
@@ -336,7 +338,37 @@ class SlipReadings:
                 for f in faults if self._fits_deck(f, bottom)]
         self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
+        short = self._short_groups(bottom)
+        out = [self._asked_unseen(f) if short and self._unseen_fits(f, short) else f for f in out]
         return sorted(out, key=lambda f: f.i or 0)
+
+    def _short_groups(self, bottom: tuple[Card, ...]) -> set[str]:
+        """O27: the groups of the cards never seen by the deal's end (played or in the ``bottom``
+        shown), when every card is accounted for: the whole deck dealt and the bottom, where there
+        is one, shown.  Such a card is one the camera missed or misread."""
+        if self.hands or (self.bottom is None and self.bottom_size) or \
+                sum(self.sizes) + self.bottom_size != self.rules.composition.size:
+            return set()
+        group = self.order.group
+        return {group[c] for c in ALL_CARDS if c in group and self.seen[c] + bottom.count(c)
+                < self.rules.composition.copies(c)}
+
+    def _unseen_fits(self, f: Fault, short: set[str]) -> bool:
+        """O27: a revoke that fits the deck still rests on a misread when a card never seen could
+        be the card misread: one of the led group for the follow (it followed suit), one of the
+        follow's off-suit group for a single-card lead (the follow followed it)."""
+        if f.code not in REVOKES or f.i not in self.lead_at or f.i not in self.cards_at:
+            return False
+        group = self.order.group
+        lead = self.cards_at.get(self.lead_at[f.i], ())
+        led = {group[c] for c in lead}
+        off = {group[c] for c in self.cards_at[f.i]} - led
+        return bool(led & short) or (len(lead) == 1 and bool(off & short))
+
+    def _asked_unseen(self, f: Fault) -> Fault:
+        """O27: the revoke ``f`` as a question on its follow."""
+        assert f.i is not None
+        return fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
 
     def _lead_misread(self) -> bool:
         """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose followers show one
