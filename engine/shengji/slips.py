@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import ALL_CARDS, Card
 from ..events import PlayEvent
-from ..verdict import Fault, fault_or_slip
+from ..verdict import Fault, fault_or_slip, is_observation
 from .combos import Kind
 from .order import TRUMP
 from .readings import Choice, Reading, slip_readings
@@ -150,7 +150,17 @@ class SlipReadings:
             self.__dict__.clear()
             self.__dict__.update(reading.referee.__dict__)
             self._returned = [*returned, *self._returned]
-        return choice.unsaid(reading)
+        faults = choice.unsaid(reading)
+        if reading.as_read and len(choice.readings) > 1:
+            return [self._asked_tied(f) if choice.start in (f.i, f.proven_at) else f for f in faults]
+        return faults
+
+    def _asked_tied(self, f: Fault) -> Fault:
+        """O28: a rule fault of the play that opened a choice, kept because the log as read was
+        still tied with a slip reading (as many flags) when the choice closed: asked."""
+        if is_observation(f.code) or f.i is None or f.i not in self.cards_at or "seat" not in f.facts:
+            return f
+        return fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
 
     # -- cards misread (O13, O14) ------------------------------------------------------
     def _over_deck(self, cards: tuple[Card, ...]) -> set[Card]:
