@@ -308,13 +308,18 @@ class SlipReadings:
         """O20: on a camera play (no hand known; the caller checks), a revoke proven by a later
         card waits for the deal's end with the cards it rests on (the follow, the proof, the
         trick's lead): one of them misread is seen once too often by then, every card being
-        played (chaodipi.md O20).  O24: so does 刮风's burier playing a joker, with that joker."""
+        played (chaodipi.md O20).  O24: so does 刮风's burier playing a joker, with that joker;
+        O29: so does a failed throw a later trick's card proved, with the throw and that card."""
         if self.complete:
             return faults
         now: list[Fault] = []
         for f in faults:
-            (self.deferred if f.code in DEFERRED and self._rests_on(f) else now).append(f)
+            (self.deferred if (f.code in DEFERRED or self._proven_later(f)) and self._rests_on(f) else now).append(f)
         return now
+
+    def _proven_later(self, f: Fault) -> bool:
+        """O29: a failed throw proven by a play of a later trick (not the throw's own follows)."""
+        return f.code == FAILED_THROW and f.proven_at is not None and self.lead_at.get(f.proven_at) != f.i
 
     def _rests_on(self, f: Fault) -> set[Card]:
         """O20: the cards a revoke of camera plays rests on; O24: the jokers a camera play of

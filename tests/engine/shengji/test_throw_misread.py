@@ -80,3 +80,26 @@ def test_a_pair_read_as_a_failed_throw_is_asked_not_accused(n: int, line: int, s
     assert v.fault is not None and v.fault.code == ASKED and v.confirm, (pair, v.fault)
     assert v.fault.facts["fault"] == THROW and [str(c) for c in v.fault.facts["cards"]] == seen.split()
     assert line not in false_at
+
+
+# O29: a throw proven failed by a card a later trick shows (seat 1's ♥A on a ♣ lead: it held a
+# card beating the ♥K, 003:58) waits for the deal's end with the throw and that card.  Misread
+# (a third ♥A seen later: 000:7 / 003:8, two copies) it proves nothing and its penalty goes back;
+# genuine, it is charged then, proven at the ♥A.
+LATER = {"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 0,
+         "hand_sizes": [4, 4, 4, 4]}
+LATER_PLAYS = [cam(0, "KH QH"), cam(1, "3H 4H"), cam(2, "5H 6H"), cam(3, "7H 8H"),
+               cam(0, "9C"), cam(1, "AH"), cam(2, "10C"), cam(3, "JC"),
+               cam(3, "AH"), cam(0, "5D"), cam(1, "6D")]
+BOTTOM = {"type": "bottom", "cards": ["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"]}
+
+
+@pytest.mark.parametrize("last,flags,penalty", [
+    (cam(2, "AH"), [(12, "deck.too_many_copies", None)], 0),
+    (cam(2, "2D"), [(1, THROW, 6)], 20),
+], ids=["third-copy-misread", "genuine"])
+def test_a_throw_proven_by_a_later_trick_waits_for_the_deal_end(last: dict, flags: list, penalty: int) -> None:
+    result = judge_text([json.dumps(e) for e in [LATER, *LATER_PLAYS, last, BOTTOM]])
+    got = [(v.i, v.fault.code, v.fault.proven_at) for v in result.verdicts if v.fault is not None]
+    assert got == flags
+    assert abs(result.summary()["deals"][0]["penalty_points"]) == penalty
