@@ -366,6 +366,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             self._deal_over()
             held.extend(self.winner_proofs)
             self.winner_proofs = []
+            held = self._last_trick_deferred(held)
             if self.bottom is not None or not self.bottom_size:
                 held.extend(self._said_at_end(self.bottom or ()))
         return held

@@ -312,10 +312,22 @@ class SlipReadings:
         O29: so does a failed throw a later trick's card proved, with the throw and that card."""
         if self.complete:
             return faults
+        return self._deferred(faults)
+
+    def _deferred(self, faults: list[Fault]) -> list[Fault]:
+        """Put the faults that wait for the deal's end (O20, O24, O29) into :attr:`deferred`;
+        return the others."""
         now: list[Fault] = []
         for f in faults:
             (self.deferred if (f.code in DEFERRED or self._proven_later(f)) and self._rests_on(f) else now).append(f)
         return now
+
+    def _last_trick_deferred(self, faults: list[Fault]) -> list[Fault]:
+        """O20 at the last trick: the proofs said as the deal's last trick closes (the lead's and
+        the winner's, O8, O16) wait with the others, so the bottom's cards count for them too."""
+        if not self.camera or self.hands:
+            return faults
+        return self._deferred(faults)
 
     def _proven_later(self, f: Fault) -> bool:
         """O29: a failed throw proven by a play of a later trick (not the throw's own follows)."""

@@ -234,3 +234,20 @@ def test_a_mixed_lead_one_card_off_at_the_camera_is_asked(game: str, why: str, p
     assert [v.fault.code if v.fault else None for v in result.verdicts] == want
     asked = [v for v in result.verdicts if v.fault is not None and v.fault.code == ASKED]
     assert all(v.confirm and v.fault.facts["fault"] == "shengji.lead_mixed" for v in asked)
+
+
+# O30: seat 1's ♣7 on the ♦ lead is proven a revoke by its ♦A, the winning play of the deal's
+# last trick (003:54; such a proof waits for the next lead, O8, and the deal ends first).  The
+# bottom then shows two more ♦A (000:7 / 003:8: two copies): the ♦A was a misread, the deck
+# flag is the one flag.  Without them the revoke is said, proven at the ♦A.
+LAST_TRICK = [C(0, "9D"), C(1, "7C"), C(2, "10D"), C(3, "JD"), C(3, "5D"), C(0, "6D"), C(1, "AD"), C(2, "7D")]
+
+
+@pytest.mark.parametrize("bottom,flags", [
+    (["AD", "AD", "3S", "4S", "5S", "6S", "7S", "8S"], [(9, DECK, None)]),
+    (["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"], [(2, REVOKE, 7)]),
+], ids=["proof-seen-again-in-the-bottom", "genuine"])
+def test_a_proof_in_the_last_trick_waits_for_the_bottom(bottom: list, flags: list) -> None:
+    log = [deal("chaodipi-anchao", 2), *LAST_TRICK, {"type": "bottom", "cards": bottom}]
+    verdicts = judge_text(json.dumps(x) for x in log).verdicts
+    assert [(v.i, v.fault.code, v.fault.proven_at) for v in verdicts if v.fault is not None] == flags
