@@ -175,10 +175,11 @@ def test_bench_verdicts_slips_judges_whole_camera_logs_at_set_rates(capsys) -> N
 
 def test_bench_verdicts_slips_names_the_rules_it_accused_wrongly() -> None:
     """The false accusations are counted by the rule they named, so that the next fix knows
-    where to look; they add up to the false accusations, and none is a question."""
+    where to look; they add up to the false accusations, and none is a question.  (Slips at
+    15 %: at 5 % these 20 deals no longer give any false accusation.)"""
     from cardref.benchmarks.slip_rates import format_row, measure_slips
 
-    row = measure_slips("chaodipi-kangqi", 20, 1, 0.05, 0.05)
+    row = measure_slips("chaodipi-kangqi", 20, 1, 0.15, 0.15)
     by_code = row["false_accusations_by_code"]
     assert sum(by_code.values()) == round(row["false_accusations_per_deal"] * 20) > 0
     assert all(not code.startswith(("observe.", "deck.")) for code in by_code)
