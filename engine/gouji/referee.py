@@ -53,7 +53,18 @@ from .opening import DealOpening
 from .outs import Progress, SeatsOut
 from .points import Points
 from .settings import GoujiSettings
-from .shapes import FOUR, THREE, Shape, ShapeError, make_min_table, one_card_off, one_odd, parse_shape
+from .shapes import (
+    ATTACHED,
+    FOUR,
+    THREE,
+    Shape,
+    ShapeError,
+    attached_one_off,
+    make_min_table,
+    one_card_off,
+    one_odd,
+    parse_shape,
+)
 from .slips import Readings, SlipReadings
 from .table import SEATS, Current, Phase
 from .table import opp as _opp
@@ -193,8 +204,9 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
                     self.readings.alts += self._durable(self._misread_alts(i, seat, cards))   # counts show late
                 misfit = Fault(shape.code, {"seat": seat, **shape.facts})
                 asked = self._asked(i, seat, cards, misfit, kept)
-                if asked is misfit and shape.code == "gouji.mixed_ranks" and one_card_off(cards):
-                    asked = self._question(seat, cards, misfit)  # D38: one card read wrong explains it
+                if asked is misfit and (shape.code == "gouji.mixed_ranks" and one_card_off(cards)
+                                        or shape.code in ATTACHED and attached_one_off(cards)):
+                    asked = self._question(seat, cards, misfit)  # D38, D39: one card read wrong explains it
                 return [*faults, asked]
             odd, new, fixed = read     # one card cannot lie with the others: read wrong (O5)
             self._play(i, seat, fixed)

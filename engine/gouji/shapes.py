@@ -146,6 +146,18 @@ def one_card_off(cards: tuple[Card, ...]) -> bool:
     return len(ranks) == 2 and min(ranks.values()) == 1
 
 
+#: D39: the faults of 3s or 4s with 2s or jokers attached
+ATTACHED = frozenset({"gouji.three_attached", "gouji.four_attached"})
+
+
+def attached_one_off(cards: tuple[Card, ...]) -> bool:
+    """D39: 3s or 4s with 2s or jokers attached (憋3, 004:15-17), where the 3s (or 4s) or the
+    cards attached are one card: that card read wrong makes the play legal (2C 2S read 2C 4H,
+    BJ BJ SJ read BJ 3H SJ, 3H 3S 3S read 3H 3S 2S)."""
+    base = sum(1 for c in cards if not c.is_joker and ORDER[c.rank] != TWO)
+    return 0 < base < len(cards) and min(base, len(cards) - base) == 1
+
+
 def one_odd(cards: tuple[Card, ...]) -> bool:
     """Three or more cards, all of one rank (2s and jokers aside) but for one card."""
     ranks = _base_ranks(cards)

@@ -335,3 +335,45 @@ def test_one_card_off_is_the_shape_one_misread_explains(cards: str, asked: bool)
     from cardref.engine.gouji.shapes import one_card_off
 
     assert one_card_off(parse_cards(cards.split())) is asked
+
+
+# D39 (docs/rules/gouji.md): 3s and 4s take no 2s and no jokers (004:15-17: 憋3; 4s likewise);
+# a camera play one card off such a legal play is asked whatever else is in doubt.  (game, deal
+# of ``--slips 0.03 0.02``, seed, line, cards as seen)
+ATTACHED_OFF = [
+    ("gouji-shandong", 68, 1, 29, "2C 4H"),         # 2C 2S, the 2S read 4H
+    ("gouji-shandong", 47, 5, 54, "BJ 3H SJ"),      # BJ BJ SJ, a BJ read 3H
+]
+
+
+@pytest.mark.parametrize("game,n,seed,line,cards", ATTACHED_OFF, ids=[f"{g}-{n}" for g, n, _, _, _ in ATTACHED_OFF])
+def test_a_camera_play_one_card_off_attached_is_asked(game: str, n: int, seed: int, line: int, cards: str) -> None:
+    verdicts, false_at = slips_deal(game, n, 0.03, 0.02, seed=seed)
+    v = verdicts[line]
+    assert v.fault is not None and v.fault.code == "observe.fault_or_slip" and v.confirm
+    assert v.fault.facts["fault"] in ("gouji.three_attached", "gouji.four_attached")
+    assert [str(c) for c in v.fault.facts["cards"]] == cards.split()
+    assert line not in false_at
+
+
+@pytest.mark.parametrize("cards,asked", [
+    ("2C 4H", True),            # a 4 and a 2: either card read wrong explains it
+    ("3H 3S 2D", True),         # 3s but for one 2
+    ("BJ 3H SJ", True),         # jokers but for one 3
+    ("3H 3S 2D BJ", False),     # two 3s and two attached: one card read wrong does not explain it
+    ("4H 4S 4D", False),        # nothing attached: no such fault
+])
+def test_attached_one_off_is_the_shape_one_misread_explains(cards: str, asked: bool) -> None:
+    """D39's shape (engine.gouji.shapes.attached_one_off), from 004:15-17."""
+    from cardref.engine.cards import parse_cards
+    from cardref.engine.gouji.shapes import attached_one_off
+
+    assert attached_one_off(parse_cards(cards.split())) is asked
+
+
+def test_a_typed_play_with_a_two_on_its_three_is_the_fault(script) -> None:
+    """004:15-17 憋3: typed by a person, 3H 3S 2D stays the rule fault."""
+    script("""
+deal gouji-yucheng leader=0
+0 3H 3S 2D   # gouji.three_attached
+""")
