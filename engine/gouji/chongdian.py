@@ -51,7 +51,10 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
                 chong_play(alt, i, seat, fixed, pure)
                 alt.readings.misread = (odd,)
                 ref.readings.alts.append(alt)
-            return [Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})]
+            fault = Fault("gouji.chongdian_not_pure", {"seat": seat, "cards": list(cards)})
+            if shape.gouji and shape.base < TWO and len(shape.jokers) + shape.twos == 1:
+                return [ref._question(seat, cards, fault)]  # D41: its one 2 or joker may be read wrong
+            return [fault]
         sets.append([False, False])
         c.last = (shape, cards)
         c.last_i = i
@@ -240,3 +243,27 @@ def _finish_chong(ref: GoujiDeal, c: Chong) -> None:
     ref.chong.out.add(cseat)
     if ref.hands[cseat] is not None:
         ref.counts[cseat] = 0
+
+
+def answer_missed(ref: GoujiDeal, seat: int) -> Chong | None:
+    """D40: the 冲点 whose 对门 ``seat`` throws its 4s (002:46: only after all three 冲点 plays
+    were beaten) though the judge saw one stand: with neither hand known, the 对门's answer to
+    it was not seen.  The only 冲点 of the deal, over and taken as a success, under the 山东
+    rules (``throw4``), its plays a camera's; ``None`` otherwise."""
+    if ref.s.chongdian_rules == "yucheng" or len(ref.chong.declared) != 1 or not ref.camera:
+        return None
+    c = ref.chong.declared[0]
+    if (_opp(c.seat) != seat or not c.done or not c.success or ref.hands[c.seat] is not None
+            or ref.hands[seat] is not None or all(b for b, _ in c.sets)):
+        return None
+    return c
+
+
+def fail_unseen(ref: GoujiDeal, c: Chong) -> Fault:
+    """D40: the 冲点 ``c`` failed after all: the sets seen to stand were beaten unseen (how, not
+    known: not with a 纯够级).  Its outcome is settled again (002:46) and the 对门's answer not
+    seen is the one flag."""
+    c.sets = [[True, p] if b else [True, False] for b, p in c.sets]
+    ref.points.kaidian.discard(c.seat)
+    _finish_chong(ref, c)
+    return Fault("observe.missing_play", {"seat": _opp(c.seat), "what": "冲点", "seen": 3, "needed": 3})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..events import DeclareEvent
 from ..verdict import Fault
 from .burning import burn_fault
+from .chongdian import answer_missed, fail_unseen
 from .chongdian_state import Chong
 from .declare_names import Declare
 from .hands import Hand
@@ -307,6 +308,11 @@ def _throw4(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """扔掉4: the 对门 of a failed 冲点 throws its 4s away (002:46); ``cards`` are the 4s."""
     seat = ev.seat
     state = ref.thrown.get(seat)
+    missed = answer_missed(ref, seat) if state is None else None
+    flags: list[Fault] = []
+    if missed is not None and all(ORDER[c.rank] == FOUR for c in ev.cards):
+        flags.append(fail_unseen(ref, missed))     # D40: the 对门's answer was not seen
+        state = ref.thrown[seat] = ("pending", None)  # its count is not known: that answer was not seen
     if state is None or any(ORDER[c.rank] != FOUR for c in ev.cards):
         return [Fault("gouji.throw4_bad", {"seat": seat})]
     kind, value = state
@@ -316,7 +322,7 @@ def _throw4(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     elif value is not None:
         ref.counts[seat] = value - len(ev.cards)
     ref.thrown[seat] = ("known", len(ev.cards))
-    return []
+    return flags
 
 
 def _kaidian(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:

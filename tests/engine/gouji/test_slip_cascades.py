@@ -193,9 +193,9 @@ BENCH = [
     # the 对门's third answer to a 冲点 (004:11) misread: read so the 冲点 was all beaten, the
     # ``throw4`` declare after it fits (2 before: not_your_lead, throw4_bad)
     ("gouji-shandong", 200_024, "misread", [(13, "observe.fault_or_slip")]),   # O10: asked
-    # a 冲点 set (004:11) read with a 2 attached: the rule fault stays, the table took it as the
-    # third set (2 before: chongdian_not_pure, then observe.missing_play)
-    ("gouji-yucheng", 100_114, "misread", [(12, "gouji.chongdian_not_pure")]),
+    # a 冲点 set (004:11) read with a 2 attached: asked (D41; the rule fault until 2026-12-07),
+    # the table took it as the third set (2 before: chongdian_not_pure, then observe.missing_play)
+    ("gouji-yucheng", 100_114, "misread", [(12, "observe.fault_or_slip")]),
     # a missed answer made a later seat look passed (004:23 过牌): its burn (004:11) is read as
     # one after a play not seen (2 before: burn_after_pass, then passed_already)
     ("gouji-shandong", 100_121, "drop", [(40, "observe.fault_or_slip")]),   # O10: asked
