@@ -20,6 +20,9 @@ class Burn:
     target: int
     i: int
     plays: int = 0          # plays led by the burner after the take
+    #: D42: the play burned is a 够级 only by one card a camera read (a single 2 or joker, or
+    #: the one joker that brings it to its count): the burn rests on that card
+    on_one_card: bool = False
 
 
 @dataclass

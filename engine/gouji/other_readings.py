@@ -79,6 +79,9 @@ class OtherReadings:
             return fault
         made = self.readings.alts[kept:]
         if not any(not alt.readings.last_resort for alt in made):
+            burn = self.burning.current
+            if fault.code == "gouji.burn_needs_joker" and burn is not None and burn.on_one_card:
+                return self._question(seat, cards, fault)       # D42: the burn rests on one card read
             return fault
         for alt in made:
             if alt.readings.last_resort:

@@ -146,6 +146,16 @@ def one_card_off(cards: tuple[Card, ...]) -> bool:
     return len(ranks) == 2 and min(ranks.values()) == 1
 
 
+def gouji_on_one_card(shape: Shape, min_table: tuple[int, ...] = DEFAULT_MIN) -> bool:
+    """D42: a 够级 only by one card: a single 2 or joker, or a play whose one joker brings it to
+    its count (9C SJ; 004:15 挂王).  That card read wrong, the play is no 够级 at all."""
+    if not shape.gouji:
+        return False
+    if shape.n == 1:
+        return shape.base >= TWO
+    return len(shape.jokers) == 1 and shape.base < TWO and shape.n - 1 < min_table[shape.base]
+
+
 #: D39: the faults of 3s or 4s with 2s or jokers attached
 ATTACHED = frozenset({"gouji.three_attached", "gouji.four_attached"})
 
