@@ -266,4 +266,4 @@ def fail_unseen(ref: GoujiDeal, c: Chong) -> Fault:
     c.sets = [[True, p] if b else [True, False] for b, p in c.sets]
     ref.points.kaidian.discard(c.seat)
     _finish_chong(ref, c)
-    return Fault("observe.missing_play", {"seat": _opp(c.seat), "what": "冲点", "seen": 3, "needed": 3})
+    return Fault("observe.missing_play", {"seat": _opp(c.seat), "what": "冲点"})

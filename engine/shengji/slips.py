@@ -160,6 +160,12 @@ class SlipReadings:
         still tied with a slip reading (as many flags) when the choice closed: asked."""
         if is_observation(f.code) or f.i is None or f.i not in self.cards_at or "seat" not in f.facts:
             return f
+        return self._question(f)
+
+    def _question(self, f: Fault) -> Fault:
+        """The camera play's fault ``f`` (its line recorded in :attr:`cards_at`) as the question
+        ``observe.fault_or_slip``, at its line and proof (O25, O27, O28)."""
+        assert f.i is not None
         return fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
 
     # -- cards misread (O13, O14) ------------------------------------------------------
@@ -301,8 +307,7 @@ class SlipReadings:
         taken for the lead as much as a player's fault: asked, not charged."""
         if not self.out_of_phase:
             return faults
-        return [fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
-                if f.code in OUT_OF_PHASE and f.i in self.out_of_phase else f for f in faults]
+        return [self._question(f) if f.code in OUT_OF_PHASE and f.i in self.out_of_phase else f for f in faults]
 
     def _defer_revokes(self, faults: list[Fault]) -> list[Fault]:
         """O20: on a camera play (no hand known; the caller checks), a revoke proven by a later
@@ -312,9 +317,9 @@ class SlipReadings:
         O29: so does a failed throw a later trick's card proved, with the throw and that card."""
         if self.complete:
             return faults
-        return self._deferred(faults)
+        return self._defer(faults)
 
-    def _deferred(self, faults: list[Fault]) -> list[Fault]:
+    def _defer(self, faults: list[Fault]) -> list[Fault]:
         """Put the faults that wait for the deal's end (O20, O24, O29) into :attr:`deferred`;
         return the others."""
         now: list[Fault] = []
@@ -327,7 +332,7 @@ class SlipReadings:
         the winner's, O8, O16) wait with the others, so the bottom's cards count for them too."""
         if not self.camera or self.hands:
             return faults
-        return self._deferred(faults)
+        return self._defer(faults)
 
     def _proven_later(self, f: Fault) -> bool:
         """O29: a failed throw proven by a play of a later trick (not the throw's own follows)."""
@@ -366,7 +371,7 @@ class SlipReadings:
         self.waiting, self.deferred = {}, []
         self.doubted_plays = {}
         short = self._short_groups(bottom)
-        out = [self._asked_unseen(f) if short and self._unseen_fits(f, short) else f for f in out]
+        out = [self._question(f) if short and self._unseen_fits(f, short) else f for f in out]
         return sorted(out, key=lambda f: f.i or 0)
 
     def _short_groups(self, bottom: tuple[Card, ...]) -> set[str]:
@@ -391,11 +396,6 @@ class SlipReadings:
         led = {group[c] for c in lead}
         off = {group[c] for c in self.cards_at[f.i]} - led
         return bool(led & short) or (len(lead) == 1 and bool(off & short))
-
-    def _asked_unseen(self, f: Fault) -> Fault:
-        """O27: the revoke ``f`` as a question on its follow."""
-        assert f.i is not None
-        return fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
 
     def _lead_misread(self) -> bool:
         """O13: on a camera log, a 混合 lead (``shengji.lead_mixed``) whose followers show one
