@@ -148,7 +148,9 @@ class SlipReadings(OtherReadings):
         alts, self.readings.alts = self.readings.alts, []
         pre, self.readings.pre = self.readings.pre, None
         if not isinstance(event, PlayEvent):
-            kept = [alt for alt in alts if not alt._feed(i, event)]
+            # a slip's reading before the one in which the faulted play stood as seen, as for a
+            # play below (O1: that one is the last resort)
+            kept = sorted((alt for alt in alts if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)
             faults = self._feed(i, event)
             if faults and not kept:
                 kept = self._misread_table(i, event)

@@ -204,6 +204,10 @@ BENCH = [
     # looked like burns, then 诈烧 the seats contradicted by playing on (2 questions before, O11)
     ("gouji-shandong", 100_070, "drop", [(52, "observe.fault_or_slip")]),
     ("gouji-shandong", 100_109, "drop", [(51, "observe.fault_or_slip")]),
+    # D43: seat 3's lead after its 够级 stood (004:23) not seen, seat 5's single answered it and
+    # seat 2 declared 让牌 on that answer (004:25): the 让牌 is taken by the reading in which the
+    # lead was missed, not by the one in which the single stood (was count_mismatch, proven)
+    ("gouji-yucheng", 100_046, "drop", [(33, "observe.fault_or_slip")]),
 ]
 
 
