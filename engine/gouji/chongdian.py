@@ -266,4 +266,5 @@ def fail_unseen(ref: GoujiDeal, c: Chong) -> Fault:
     c.sets = [[True, p] if b else [True, False] for b, p in c.sets]
     ref.points.kaidian.discard(c.seat)
     _finish_chong(ref, c)
+    ref.thrown[_opp(c.seat)] = ("pending", None)    # its count is not known: that answer was not seen
     return Fault("observe.missing_play", {"seat": _opp(c.seat), "what": "冲点"})

@@ -312,7 +312,7 @@ def _throw4(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     flags: list[Fault] = []
     if missed is not None and all(ORDER[c.rank] == FOUR for c in ev.cards):
         flags.append(fail_unseen(ref, missed))     # D40: the 对门's answer was not seen
-        state = ref.thrown[seat] = ("pending", None)  # its count is not known: that answer was not seen
+        state = ref.thrown[seat]
     if state is None or any(ORDER[c.rank] != FOUR for c in ev.cards):
         return [Fault("gouji.throw4_bad", {"seat": seat})]
     kind, value = state

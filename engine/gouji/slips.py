@@ -148,9 +148,7 @@ class SlipReadings(OtherReadings):
         alts, self.readings.alts = self.readings.alts, []
         pre, self.readings.pre = self.readings.pre, None
         if not isinstance(event, PlayEvent):
-            # a slip's reading before the one in which the faulted play stood as seen, as for a
-            # play below (O1: that one is the last resort)
-            kept = sorted((alt for alt in alts if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)
+            kept = _fitting(alts, i, event)     # D43: a slip's reading before the last resort
             faults = self._feed(i, event)
             if faults and not kept:
                 kept = self._misread_table(i, event)
@@ -199,7 +197,7 @@ class SlipReadings(OtherReadings):
         # answered the play that stood, the same seat leads again after all passed, or one
         # card was read wrong); the other readings that fit are kept beside it
         tried = alts
-        fitting = sorted((alt for alt in tried if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)
+        fitting = _fitting(tried, i, event)
         waiting = [alt for alt in fitting if alt.readings.waits]    # O11: kept, not adopted, at a first fault
         fitting = [alt for alt in fitting if not alt.readings.waits]
         for alt in waiting:
@@ -410,3 +408,9 @@ def _one_beatable(cur: Current | None, cards: tuple[Card, ...]) -> bool:
     """O10: a one-card answer to a one-card play that some card beats: the card may have been
     read wrong, and the play stood as one that beats it (no rank is more likely than another)."""
     return len(cards) == 1 and cur is not None and cur.shape.n == 1 and cur.cards[:1] != (BIG_JOKER,)
+
+
+def _fitting(alts: list[Any], i: int, event: AnyEvent) -> list[Any]:
+    """The readings ``alts`` that take event ``i`` without a fault (each is fed it), the one in
+    which the faulted play stood as seen (O1: the last resort) after the slips' (D43)."""
+    return sorted((alt for alt in alts if not alt._feed(i, event)), key=lambda alt: alt.readings.last_resort)

@@ -164,7 +164,7 @@ class SlipReadings:
 
     def _question(self, f: Fault) -> Fault:
         """The camera play's fault ``f`` (its line recorded in :attr:`cards_at`) as the question
-        ``observe.fault_or_slip``, at its line and proof (O25, O27, O28)."""
+        ``observe.fault_or_slip``, at its line and proof (O25-O28)."""
         assert f.i is not None
         return fault_or_slip(f.facts["seat"], self.cards_at[f.i], f).at(f.i, f.proven_at)
 
@@ -382,8 +382,7 @@ class SlipReadings:
                 sum(self.sizes) + self.bottom_size != self.rules.composition.size:
             return set()
         group = self.order.group
-        return {group[c] for c in ALL_CARDS if c in group and self.seen[c] + bottom.count(c)
-                < self.rules.composition.copies(c)}
+        return {group[c] for c in ALL_CARDS if self.seen[c] + bottom.count(c) < self.rules.composition.copies(c)}
 
     def _unseen_fits(self, f: Fault, short: set[str]) -> bool:
         """O27: a revoke that fits the deck still rests on a misread when a card never seen could
@@ -457,7 +456,7 @@ class SlipReadings:
                 # O26: a camera pair with one card misread as much as a failed throw: asked now;
                 # the failed throw waits for the deal's end, where a misread card is seen too often
                 self.deferred.append(proof)
-                return [fault_or_slip(proof.facts["seat"], thrown, proof).at(proof.i, proof.proven_at)], False
+                return [self._question(proof)], False
             return [proof], False
         seat = proof.facts["seat"]
         self._throw_penalty(seat, -len(thrown))
