@@ -1,6 +1,8 @@
 """Readings of a faulted 够级 play in which the cards were another seat's, or a card of it
 was not seen (docs/rules/observation.md O2, O5; decision D31 in docs/rules/gouji.md).
 
+The readings in which a play before it was not seen are in :mod:`.unseen_plays`.
+
 A play charged to the wrong seat, or one short of a card, differs from what the table did
 only in the card counts, and a count shows it only when the seat runs out, long after.  So
 these readings are *durable*: kept for the rest of the deal beside the referee's, where the
@@ -17,8 +19,9 @@ from ..cards import Card, parse_card
 from ..events import AnyEvent
 from ..verdict import Fault, fault_or_slip
 from .outs import Progress
-from .shapes import ORDER, TWO, Shape, beats, parse_shape
+from .shapes import ORDER, TWO, Shape
 from .table import ASKED_CODES, SEATS, Current, Phase
+from .unseen_plays import UnseenPlays
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -26,12 +29,11 @@ if TYPE_CHECKING:
 #: at most this many durable readings are kept beside the deal
 MAX_DURABLE = 64
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
-A_FOUR = parse_card("4S")
 #: one card of each rank 5..A, lowest first: the base a play of 2s seen may have had
 BASES = [parse_card(code) for code in ("5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS")]
 
 
-class OtherReadings:
+class OtherReadings(UnseenPlays):
     """The durable readings of a faulted play (a mixin; ``self`` is the referee)."""
 
     # provided by the referee
@@ -39,6 +41,7 @@ class OtherReadings:
     min_table: tuple[int, ...]
     played: list[int]
     passed: set[int]
+    said_pass: set[int]
     s: Any
     burning: Any
     counts: list[int | None]
@@ -62,6 +65,7 @@ class OtherReadings:
         def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                     burning: bool) -> list[Fault]: ...
         def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> Self: ...
+        def _new_round(self) -> None: ...
 
     def _proven(self, i: int) -> list[Fault]:
         """The rule fault the reading just adopted proves (at ``i``) on an earlier play flagged
@@ -118,54 +122,6 @@ class OtherReadings:
             return []
         return [alt for alt in before._misread_alts(cur.i, cur.seat, cur.cards) if not alt._feed(i, event)]
 
-    def _unseen_lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
-                     fault: Fault) -> list[Fault] | None:
-        """The first play of the deal is another seat's than the leader's, and it could be the
-        answer to a lead of the leader not seen (the turn rule 004:23 「由上班的人出牌」, then
-        「上牌：出一手大过玩家上一手的牌」): a gap, flagged once as ``observe.missing_play``
-        (observation.md O1-O5; decision D32), and the play is taken as that answer.  The
-        readings in which it was out of turn (taken back, or it stood) are kept: should the table
-        follow one, ``fault`` replaces the flag.  None where no gap explains the play (a hand is
-        known, a play no lead could be beaten by, another slip being resolved)."""
-        lead = self.to_lead()
-        if (fault.code != "gouji.not_your_lead" or self.cur is not None or any(self.played) or self.phase != Phase.PLAY
-                or lead is None or lead == seat or self.hands[lead] is not None or self.hands[seat] is not None
-                or self.readings.doubt or not _answers_some_lead(shape, cards, self.min_table)):
-            return None
-        out_of_turn = [self._copy(), self._stood(i, seat, shape, cards, final)]
-        for alt in out_of_turn:
-            alt.readings.proves = fault.at(i)
-        others = self._seat_alts(i, seat, cards)         # the leader's own lead, its seat read wrong
-        lowest = parse_shape([A_FOUR] * len(cards), self.min_table)
-        assert isinstance(lowest, Shape)
-        burned = self._burned_lead(i, lead, seat, shape, cards, final, lowest)
-        self.cur = Current(lead, lowest, (), i, False)   # the lead not seen
-        faults = self._answer(i, seat, shape, cards, final, False)
-        self.readings.alts += [*out_of_turn, *burned, *others]
-        return [Fault("observe.missing_play", {"seat": lead, "by": seat}), *faults]
-
-    def _burned_lead(self, i: int, lead: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
-                     lowest: Shape) -> list[Self]:
-        """D32: the lead not seen was a 够级 and this play, not the 对门's, burned it (004:11):
-        the reading in which the burn goes on (and a play without a joker is 诈烧, 002:13)."""
-        if seat == (lead + 3) % SEATS or not shape.gouji:
-            return []
-        alt = self._copy()
-        alt.cur = Current(lead, lowest._replace(gouji=True), (), i, True)
-        return alt._durable_if_answers(i, seat, shape, cards, final, True)
-
-    def _durable_if_answers(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
-                            burn: bool) -> list[Self]:
-        """This reading, kept to the deal's end (D31), if play ``i`` answers the table in it
-        (tried without readings of its own); else none."""
-        self.readings.doubt = True
-        faults = self._answer(i, seat, shape, cards, final, burn)
-        self.readings.doubt = False
-        if faults:
-            return []
-        self.readings.durable = True
-        return [self]
-
     def _durable_room(self) -> int:
         return MAX_DURABLE - sum(alt.readings.durable for alt in self.readings.alts)
 
@@ -195,10 +151,10 @@ class OtherReadings:
             alt.readings.durable = True
         return alts
 
-    def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...]) -> Self | None:
-        """A durable copy of the deal in which ``seat`` played ``cards`` at ``i``, or None where
-        that play has a fault.  The copy makes no readings of its own."""
-        alt = self._copy()
+    def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...], alt: Self | None = None) -> Self | None:
+        """A durable copy of the deal (``alt``, else a new one) in which ``seat`` played ``cards``
+        at ``i``, or None where that play has a fault.  The copy makes no readings of its own."""
+        alt = alt or self._copy()
         alt.readings.doubt = True
         faults = alt._play(i, seat, cards)
         alt.readings.doubt = False
@@ -208,22 +164,6 @@ class OtherReadings:
         alt.readings.durable = True
         return alt
 
-    def _answered_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> list[Self]:
-        """O1 after a play not seen: this seat's answer to the play on the table was not seen,
-        all passed, and this play is its lead (004:23 「上牌」, then the one whose play stood
-        leads).  As the reading in which it stood, with the seat's count charged with that answer
-        too: durable, as the count shows only when the seat runs out."""
-        cur, count = self.cur, self.counts[seat]
-        if (cur is None or cur.seat == seat or self.phase != Phase.PLAY or self.hands[seat] is not None
-                or count is None or count - cur.shape.n < shape.n or len(self.readings.alts) >= 24):
-            return []
-        alt = self._copy()
-        alt.counts[seat] = count - cur.shape.n
-        alt.played[seat] += cur.shape.n
-        alt._lead(i, seat, shape, cards, alt._is_final(seat, shape), False)
-        alt.readings.durable = True
-        return [alt]
-
     def _holder(self, seat: int, cards: tuple[Card, ...]) -> int | None:
         """The one other seat whose known hand holds ``cards`` and may play them now, or None."""
         holders = [s for s, hand in enumerate(self.hands)
@@ -231,43 +171,6 @@ class OtherReadings:
         if len(holders) != 1 or self.check_play(holders[0], cards) is not None:
             return None
         return holders[0]
-
-    def _owner_led_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
-        """O1 after a play not seen: all passed on the play on the table, its player led again
-        (004:23) and this play answered that lead.  Its count is charged with a lead of as many
-        cards, so a 3 left alone in its hand is 闷 (004:5-7, D13).  Durable (counts)."""
-        cur = self.cur
-        owner = None if cur is None else cur.seat
-        if (cur is None or owner == seat or owner not in self.progress.active or self.phase != Phase.PLAY
-                or self.hands[seat] is not None or self.hands[cur.seat] is not None):
-            return []
-        count = self.counts[cur.seat]
-        if count is None or count <= shape.n:
-            return []
-        lead = parse_shape([A_FOUR] * shape.n, self.min_table)
-        if not isinstance(lead, Shape) or lead.gouji:
-            return []
-        alt = self._copy()
-        alt.counts[cur.seat] = count - shape.n
-        alt.played[cur.seat] += shape.n
-        alt.passed, alt.last_actor = set(), cur.seat
-        alt.cur = Current(cur.seat, lead, (), i, False)          # the lead not seen
-        return alt._durable_if_answers(i, seat, shape, cards, final, False)
-
-    def _burned_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
-        """004:11 then 002:13: a play of this seat not seen took the 够级 on the table (a burn),
-        and this play, with no joker and not its last, is 诈烧: the seat is out (拉客).  Durable:
-        the seat out shows only when 四户乱缠 (004:9-11) starts earlier than the others say."""
-        if shape.jokers or final or not self.s.zhashao_places_last or self.phase != Phase.PLAY:
-            return []
-        burn = self._unseen_burn(seat, shape, joker=False)
-        if burn is None:
-            return []
-        alt = self._copy()
-        alt.burning.current = burn
-        alt._lead(i, seat, shape, cards, final, True)
-        alt.readings.durable = True
-        return [alt]
 
     def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
         """O2: the deal as it would be had faulted play ``i`` been another seat's (the seat read
@@ -328,9 +231,3 @@ class OtherReadings:
         firsts = [next(c for c in cards if c.rank == r) for r in sorted(ranks)]
         bases = [] if any(not c.is_joker and ORDER[c.rank] != TWO for c in cards) else BASES
         return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER, *bases]
-
-
-def _answers_some_lead(shape: Shape, cards: tuple[Card, ...], min_table: tuple[int, ...]) -> bool:
-    """Whether the play beats a lead of as many 4s (the lowest lead but a last 3, 004:27)."""
-    lowest = parse_shape([A_FOUR] * len(cards), min_table)
-    return isinstance(lowest, Shape) and beats(shape, lowest)

@@ -108,6 +108,7 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
         self.tribute_stage = -1
         self.cur: Current | None = None
         self.passed: set[int] = set()
+        self.said_pass: set[int] = set()    # of ``passed``, those who passed in the log (not presumed)
         self.cur_passes: set[int] = set()
         self.last_actor: int | None = None
         self.rang: int | None = None
@@ -278,8 +279,7 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
         if shape.base == FOUR and cur is not None and cur.seat == seat and cur.shape.pure \
                 and self._kaidian_open(seat):
             self.points.kaidian.add(seat)                      # 开点 (004:9, 004:23-25)
-        self.passed = set()
-        self.rang = None
+        self._new_round()
         self.burning.declared = []
         self.burning.closed = False
         self.last_actor = seat

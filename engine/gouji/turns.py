@@ -32,6 +32,7 @@ class TurnOrder:
     leader: int | None
     progress: Progress
     passed: set[int]
+    said_pass: set[int]
     cur_passes: set[int]
     last_actor: int | None
     rang: int | None
@@ -96,6 +97,10 @@ class TurnOrder:
             s = (s + 1) % SEATS
         return out
 
+    def _new_round(self) -> None:
+        """A lead: no one has passed, and no 让牌 stands (004:23-25)."""
+        self.passed, self.said_pass, self.rang = set(), set(), None
+
     def _imply_passes(self, seat: int, playing: bool) -> None:
         for s in self._skipped(seat):
             if s == self.rang and not playing:
@@ -120,6 +125,7 @@ class TurnOrder:
         if not cur.restricted:
             self._imply_passes(seat, False)
         self.passed.add(seat)
+        self.said_pass.add(seat)
         self.cur_passes.add(seat)
         self.last_actor = seat
         if seat in self.burning.declared:

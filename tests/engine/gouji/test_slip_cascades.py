@@ -208,6 +208,12 @@ BENCH = [
     # seat 2 declared 让牌 on that answer (004:25): the 让牌 is taken by the reading in which the
     # lead was missed, not by the one in which the single stood (was count_mismatch, proven)
     ("gouji-yucheng", 100_046, "drop", [(33, "observe.fault_or_slip")]),
+    # D44: seat 4's 10C answer not seen, so seat 4 looked passed (004:23 过牌) when seat 2 beat
+    # it, and its QS over seat 2 read as a lead out of turn (was not_your_lead, proven)
+    ("gouji-yucheng", 100_052, "drop", [(86, "observe.fault_or_slip")]),
+    # D44: all passed on seat 4's QC, its 8D 8H lead not seen; seat 0, which passed in that
+    # round, answered the lead (was passed_already, proven by seat 3's answer)
+    ("gouji-shandong", 100_008, "drop", [(46, "observe.fault_or_slip")]),
 ]
 
 
