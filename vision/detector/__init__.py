@@ -82,10 +82,10 @@ def _openvino_order(float_model: Path, int8_model: Path) -> list[Path]:
     :func:`load_detector` runs the copy only once it passes the load-time check
     (:mod:`.int8_check`).
 
-    With bf16 units (e.g. AVX512-BF16) OpenVINO runs the float export in bf16 as fast as
-    the INT8 one (28 vs 29 ms a 1280x720 frame on the machine of 2026-11-30) at float
-    accuracy; without them the INT8 copy is the fast one (float runs in f32: 89 vs 63 ms on
-    the machine of 2026-12-01).
+    The check weighs the copy against the float export as OpenVINO runs it here: in f32
+    without bf16 units (89 vs 63 ms a 1280x720 frame on the machine of 2026-12-01), in bf16
+    with them (28 vs 29 ms with AMX on the machine of 2026-11-30), so it runs where it is
+    the faster.
     """
     if prefer_int8() and is_fresh(int8_model, float_model):
         return [int8_model, float_model]

@@ -259,7 +259,7 @@ class OpenVinoBackend(_ExportedBackend):
             self._free_model = model.clone()  # kept to compile copies at other shapes (at_shape)
         config: dict[str, object] = {"PERFORMANCE_HINT": "LATENCY",
                                      "INFERENCE_NUM_THREADS": threads or default_threads()}
-        config = openvino_config(config)  # an emulated AVX2-only CPU (cpu.py) runs f32
+        config = openvino_config(config, path)  # emulated AVX2 and INT8 copies run f32 (cpu.py)
         if precision:
             config["INFERENCE_PRECISION_HINT"] = precision
         self._config = config

@@ -1,23 +1,26 @@
 """INT8 copies of the float exports (the corner finder, the corner namer): when to run them
 instead of the float files.  Making them is build-time work (:mod:`cardref.datasets.int8_build`).
 
-On a CPU without bf16 units OpenVINO runs a float model in float32, and the INT8 copy can be
-the fast one; with bf16 units OpenVINO runs the float file in bf16 about as fast as the INT8
-copy, at float accuracy, so the float file is kept there.  A copy is ``<stem>-int8.onnx``
-beside its float file, quantised statically by ONNX Runtime's quantiser (QDQ: weights int8
-per channel with 7-bit range (``reduce_range``), activations uint8 per tensor, calibrated on
-rendered table frames) and stamped with the digest of the float file it was made from: a copy
-left over from an earlier model (the namer retrained, the finder exported again) is never run.
+A copy is ``<stem>-int8.onnx`` beside its float file, quantised statically by ONNX Runtime's
+quantiser (QDQ: weights int8 per channel with 7-bit range (``reduce_range``), activations
+uint8 per tensor, calibrated on rendered table frames) and stamped with the digest of the float
+file it was made from: a copy left over from an earlier model (the namer retrained, the finder
+exported again) is never run.  OpenVINO runs a copy's float layers in f32
+(:func:`.cpu.openvino_config`).
+
+Which file is faster depends on the CPU.  Without bf16 units OpenVINO runs a float file in
+f32 and the INT8 copy is the fast one; with AMX bf16 units the float file in bf16 was as fast
+as the copy (28 vs 29 ms the finder on the machine of 2026-11-30); with AVX-512 bf16 and no
+AMX (a 2-core AMD EPYC, 2026-12-07) the namer's copy was 1.34x as fast as its float file in
+bf16.  So no CPU is ruled out beforehand: a copy runs only after the load-time check
+(:mod:`.int8_check`) found it reading as its float file does, and faster, on this machine.
 
 The 7-bit weights keep OpenVINO's and ONNX Runtime's u8 x s8 kernels on CPUs without VNNI
 (AVX2 only) from saturating their 16-bit intermediate sums: with full 8-bit weights the
-namer's INT8 copy named a third of the corners as its float file did on such a CPU.  Even so a
-copy runs only after the load-time check (:mod:`.int8_check`) found it reading as its float
-file does, and faster, on this machine.
+namer's INT8 copy named a third of the corners as its float file did on such a CPU.
 """
 from __future__ import annotations
 
-import functools
 import importlib.util
 from pathlib import Path
 
@@ -45,24 +48,6 @@ def is_int8_copy(path: str | Path) -> bool:
     return Path(path).name.endswith("-int8.onnx")
 
 
-def cpu_has_bf16() -> bool:
-    """Whether OpenVINO finds bf16 units on this CPU (then it runs float models in bf16); never
-    on an emulated AVX2-only CPU (:func:`.cpu.emulated_isa`)."""
-    from .cpu import emulated_isa
-
-    return emulated_isa() is None and _openvino_has_bf16()
-
-
-@functools.cache
-def _openvino_has_bf16() -> bool:
-    try:
-        import openvino as ov
-
-        return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
-    except Exception:  # noqa: BLE001 - no OpenVINO or no CPU plugin: no bf16 either
-        return False
-
-
 def int8_source(int8_path: str | Path) -> str | None:
     """The float file digest an INT8 copy was stamped with (``None``: unstamped or unreadable)."""
     from .backends import read_onnx_metadata
@@ -86,11 +71,12 @@ def is_fresh(int8_path: str | Path, float_path: str | Path) -> bool:
 
 
 def prefer_int8() -> bool:
-    """Whether INT8 copies may run here: OpenVINO installed, no bf16 units, and not switched
-    off (``CARDREF_INT8=off``).  Each copy still has to pass :func:`passes_check`."""
+    """Whether INT8 copies may run here: OpenVINO installed and not switched off
+    (``CARDREF_INT8=off``).  Each copy still has to pass :func:`passes_check`, which weighs it
+    against the float file as OpenVINO runs that here (bf16 on a CPU with bf16 units)."""
     from .int8_check import int8_switched_off
 
-    return not int8_switched_off() and importlib.util.find_spec("openvino") is not None and not cpu_has_bf16()
+    return not int8_switched_off() and importlib.util.find_spec("openvino") is not None
 
 
 def passes_check(kind: str, float_path: str | Path, int8_path: str | Path, namer_path: Path | None = None) -> bool:

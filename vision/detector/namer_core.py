@@ -128,7 +128,7 @@ def load_onnx_classifier(path: Path, classes: Sequence[str], what: str, threads:
     if ov is not None:
         try:
             compiled = ov.Core().compile_model(str(path), "CPU", openvino_config({"INFERENCE_NUM_THREADS": threads,
-                                                                                  "PERFORMANCE_HINT": "LATENCY"}))
+                                                                                  "PERFORMANCE_HINT": "LATENCY"}, path))
         except Exception as exc:  # noqa: BLE001 - openvino raises RuntimeError subclasses
             raise ModelFileError(path, f"OpenVINO cannot load the {what} ({exc})") from exc
         outputs = compiled.outputs

@@ -189,7 +189,7 @@ def test_cardref_int8_off_never_runs_a_copy(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv(int8_check.ENV_SWITCH, "off")
     assert not int8.prefer_int8()
     monkeypatch.setenv(int8_check.ENV_SWITCH, "")
-    assert int8.prefer_int8() == (not int8.cpu_has_bf16())
+    assert int8.prefer_int8()      # on every CPU the load-time check decides (bf16 units or not)
 
 
 @pytest.mark.parametrize(("found", "both", "same", "float_ms", "int8_ms", "use"), [
