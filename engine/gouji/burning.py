@@ -23,6 +23,10 @@ class Burn:
     #: D42: the play burned is a 够级 only by one card a camera read (a single 2 or joker, or
     #: the one joker that brings it to its count): the burn rests on that card
     on_one_card: bool = False
+    #: D46: the take and the 够级 it took are camera plays, and one play not seen between them
+    #: would make the take a plain answer (the 够级's owner led again, or the taker's 对门 took
+    #: it first): the burn rests on the camera having seen every play
+    after_unseen: bool = False
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ..cards import Card, parse_card
 from ..events import AnyEvent
 from ..verdict import Fault, fault_or_slip
 from .outs import Progress
-from .shapes import ORDER, TWO, Shape
+from .shapes import ORDER, TWO, Shape, gouji_on_one_card
 from .table import ASKED_CODES, SEATS, Current, Phase
 from .unseen_plays import UnseenPlays
 
@@ -82,15 +82,20 @@ class OtherReadings(UnseenPlays):
         if fault.code not in ASKED_CODES or not self._asks(seat):
             return fault
         made = self.readings.alts[kept:]
+        burn = self.burning.current
+        # D42, D46: the burn rests on one card read, or on no play between 够级 and take missed
+        in_doubt = (fault.code == "gouji.burn_needs_joker" and burn is not None
+                    and (burn.on_one_card or burn.after_unseen))
         if not any(not alt.readings.last_resort for alt in made):
-            burn = self.burning.current
-            if fault.code == "gouji.burn_needs_joker" and burn is not None and burn.on_one_card:
-                return self._question(seat, cards, fault)       # D42: the burn rests on one card read
-            return fault
+            return self._question(seat, cards, fault) if in_doubt else fault
         for alt in made:
-            if alt.readings.last_resort:
-                alt.readings.proves = fault.at(i)
+            if alt.readings.last_resort and not in_doubt:
+                alt.readings.proves = fault.at(i)       # the play stood as seen proves the fault
         return self._question(seat, cards, fault)
+
+    def _one_card_gouji(self, owner: int, shape: Shape) -> bool:
+        """D42: the play taken, ``owner``'s, is a camera's 够级 only by one card it read."""
+        return self._asks(owner) and gouji_on_one_card(shape, self.min_table)
 
     def _asks(self, seat: int) -> bool:
         """O10: the play being judged is a camera's and ``seat``'s hand is not known."""

@@ -60,7 +60,6 @@ from .shapes import (
     Shape,
     ShapeError,
     attached_one_off,
-    gouji_on_one_card,
     make_min_table,
     one_card_off,
     one_odd,
@@ -309,8 +308,8 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
                 if self.s.no_burn_after_jieshao:
                     self.burning.closed = True
         elif burning:
-            self.burning.current = Burn(seat, owner, i,
-                                        on_one_card=self._asks(owner) and gouji_on_one_card(cur.shape, self.min_table))
+            self.burning.current = Burn(seat, owner, i, on_one_card=self._one_card_gouji(owner, cur.shape),
+                                        after_unseen=self._take_after_unseen(seat, owner))
             if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.burning.fours_played):
                 self.burning.pending_four.append((seat, i))
         if owner in self.progress.active:

@@ -345,8 +345,9 @@ class SlipReadings(OtherReadings):
             self.readings.alts += self._burned_unseen(i, seat, shape, cards, final and not left)
         elif code == "gouji.passed_already":         # D44: the owner led again, not seen
             self.readings.alts += self._owner_led_unseen(i, seat, shape, cards, final)
-        if code in ("gouji.passed_already", "gouji.not_your_lead"):   # D44: the pass presumed was a play
-            self.readings.alts += self._answered_before_pass(i, seat, shape, cards)
+        if code in ("gouji.passed_already", "gouji.not_your_lead"):
+            self.readings.alts += self._answered_before_pass(i, seat, shape, cards)   # D44: the pass was a play
+            self.readings.alts += self._table_play_led(i, seat, cards)    # D45: the table's play was a lead
         self.readings.alts += self._seat_alts(i, seat, cards)
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,

@@ -55,6 +55,7 @@ class UnseenPlays:
                     burning: bool) -> list[Fault]: ...
         def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> Self: ...
         def _new_round(self) -> None: ...
+        def _asks(self, seat: int) -> bool: ...
         def _seat_alts(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]: ...
         def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...],
                           alt: Self | None = None) -> Self | None: ...
@@ -141,6 +142,41 @@ class UnseenPlays:
         alt.played[seat] += cur.shape.n
         found = self._durable_copy(i, seat, cards, alt)
         return [] if found is None else [found]
+
+    def _table_play_led(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Self]:
+        """D45, O1 after a play not seen: the play on the table was its owner's lead, not an
+        answer.  The owner's answer before it was not seen, all passed (004:23) and the owner
+        led; the passes presumed when its lead was taken for an answer go, and this play answers
+        that lead.  Only where ``seat`` was presumed to pass (not a pass in the log).  The owner's
+        count is charged with the answer not seen, as many cards as its lead (answers match the
+        play they beat, and the lead was taken for one).  Durable (counts)."""
+        cur = self.cur
+        if (cur is None or cur.seat == seat or cur.restricted or self.phase != Phase.PLAY
+                or self.hands[seat] is not None or self.hands[cur.seat] is not None
+                or seat not in self.passed or seat in self.said_pass):
+            return []
+        count = self.counts[cur.seat]
+        if count is not None and count < cur.shape.n:
+            return []
+        alt = self._copy()
+        if count is not None:
+            alt.counts[cur.seat] = count - cur.shape.n
+        alt.played[cur.seat] += cur.shape.n
+        alt._new_round()
+        alt.last_actor = cur.seat
+        found = self._durable_copy(i, seat, cards, alt)
+        return [] if found is None else [found]
+
+    def _take_after_unseen(self, seat: int, owner: int) -> bool:
+        """D46: ``seat``'s camera play (no hand known) takes ``owner``'s 够级 (no hand known), and
+        one play not seen between them would make it a plain answer, no burn (004:11, 004:23):
+        the owner, holding cards still, led again after all passed; or the taker's 对门 took the
+        够级 first and the take answers its partner."""
+        if not self._asks(seat) or self.hands[owner] is not None:
+            return False
+        partner = (seat + 3) % SEATS
+        return ((owner in self.progress.active and self.counts[owner] != 0)
+                or (partner != owner and partner in self.progress.active))
 
     def _owner_led_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> list[Self]:
         """O1 after a play not seen: all passed on the play on the table, its player led again

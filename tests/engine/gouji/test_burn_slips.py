@@ -1,9 +1,12 @@
-"""D42 (docs/rules/gouji.md): a burn that rests on one card a camera read.
+"""D42 and D46 (docs/rules/gouji.md): a burn a camera slip may have made.
 
 Rules the cases rest on: 004:15 (a single 2 or joker is a 够级; a joker brings a play to its
-count, 挂王), 004:23-25 (only the 对门 answers a 够级; another seat beating it burns, 烧牌) and
-004:11 / 004:25 cond. 3 (禹城: each burn play after the take carries a joker, but the last).
-Seat 0 leads; seat 2, not its 对门, beats it and so burns; seat 2's next lead has no joker.
+count, 挂王), 004:23-25 (only the 对门 answers a 够级; another seat beating it burns, 烧牌; all
+pass, the one whose play stood leads again) and 004:11 / 004:25 cond. 3 (禹城: each burn play
+after the take carries a joker, but the last).  Seat 0 leads; seat 2, not its 对门, beats it
+and so burns; seat 2's next lead has no joker.  D42: the 够级 rests on one card read.  D46:
+one play not seen between the 够级 and the take (seat 0 led again, or seat 5, seat 2's 对门,
+took the 够级 first) makes the take a plain answer.
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ def _play(seat: int, cards: str, camera: bool) -> dict:
 
 
 @pytest.mark.parametrize("burned,answer,camera,asked", [
-    ("2D", "BJ", True, True),           # one 2: one index read as a 2 makes the burn
-    ("9C SJ", "BJ BJ", True, True),     # the one joker that makes 9s a 够级 (9C 9C read 9C SJ)
-    ("2D 2H", "BJ BJ", True, False),    # two 2s: no one card makes it a 够级
+    ("2D", "BJ", True, True),           # D42: one 2: one index read as a 2 makes the burn
+    ("9C SJ", "BJ BJ", True, True),     # D42: the one joker that makes 9s a 够级 (9C 9C read 9C SJ)
+    ("2D 2H", "BJ BJ", True, True),     # D46: no one card makes it a 够级, but a play may be missed
+    ("KD KH", "2S 2S", True, True),     # D46 (yucheng seed 2 deal 63: seat 5's AC AS not seen)
     ("2D", "BJ", False, False),         # typed: the burn is what the person saw
-], ids=["single-two", "one-joker-makes-it", "two-twos", "typed"])
+    ("KD KH", "2S 2S", False, False),
+], ids=["single-two", "one-joker-makes-it", "two-twos", "pair-of-kings", "typed", "typed-kings"])
 def test_a_burn_on_a_gouji_of_one_card_asks_its_joker_fault(burned: str, answer: str, camera: bool,
                                                             asked: bool) -> None:
     log = [{"type": "deal", "game": "gouji-yucheng", "seats": 6, "leader": 0},

@@ -214,6 +214,17 @@ BENCH = [
     # D44: all passed on seat 4's QC, its 8D 8H lead not seen; seat 0, which passed in that
     # round, answered the lead (was passed_already, proven by seat 3's answer)
     ("gouji-shandong", 100_008, "drop", [(46, "observe.fault_or_slip")]),
+    # ``--seed 2`` and ``--seed 3``, D45: a seat's last card, a 3 (004:27); the next seat's answer
+    # to it not seen, so that seat's lead after all passed (004:23) was taken for the answer and
+    # the seats it skipped for passed: the next answer was not_your_lead (proven)
+    ("gouji-yucheng", 200_103, "drop", [(94, "observe.fault_or_slip")]),
+    ("gouji-shandong", 200_161, "drop", [(129, "observe.fault_or_slip")]),
+    ("gouji-yucheng", 300_144, "drop", [(87, "observe.fault_or_slip")]),
+    # D46: the play between a 够级 and the seat that took it not seen (seat 5's AC AS on seat 4's
+    # KD KH; seat 3's 9s led after its QQQ stood): the take looked like a burn (004:11) and the
+    # taker's next lead without a joker was burn_needs_joker (proven)
+    ("gouji-yucheng", 200_069, "drop", [(13, "observe.fault_or_slip")]),
+    ("gouji-yucheng", 300_089, "drop", [(82, "observe.fault_or_slip")]),
 ]
 
 
