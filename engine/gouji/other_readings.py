@@ -51,6 +51,7 @@ class OtherReadings(UnseenPlays):
     last_actor: int | None
     readings: Any
     camera: bool
+    slips: int
 
     if TYPE_CHECKING:
         def _copy(self) -> Self: ...
@@ -92,6 +93,15 @@ class OtherReadings(UnseenPlays):
             if alt.readings.last_resort and not in_doubt:
                 alt.readings.proves = fault.at(i)       # the play stood as seen proves the fault
         return self._question(seat, cards, fault)
+
+    def _men_proven(self, seat: int, cards: tuple[Card, ...], by: int) -> Fault:
+        """闷 (004:5-7, 002:16) proven by ``seat``'s 3 led after ``by`` beat its play: the rule
+        fault; a question (D47) on a camera 3, no hand known, once a slip was flagged: the proof
+        is that the seat played nothing between, which the counts no longer show (O3)."""
+        fault = Fault("gouji.men_out", {"seat": seat, "by": by})
+        if self.slips:
+            return self._question(seat, cards, fault)
+        return fault
 
     def _one_card_gouji(self, owner: int, shape: Shape) -> bool:
         """D42: the play taken, ``owner``'s, is a camera's 够级 only by one card it read."""

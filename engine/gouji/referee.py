@@ -260,7 +260,7 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
         if kind == "lead" and shape.base == THREE and seat in self.progress.beaten:
             by_i, by = self.progress.beaten.pop(seat)               # 闷, proven by this 3 (004:5-7, 002:16)
             self._place_men(seat, by)
-            return [*faults, Fault("gouji.men_out", {"seat": seat, "by": by}), *start]
+            return [*faults, self._men_proven(seat, cards, by), *start]
         if kind == "lead":
             faults += self._lead(i, seat, shape, cards, final, zhashao)
         else:
