@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any, Self
 from ..cards import Card, parse_card
 from ..events import AnyEvent
 from ..verdict import Fault, fault_or_slip
-from .outs import Progress
 from .shapes import ORDER, TWO, Shape, gouji_on_one_card
-from .table import ASKED_CODES, SEATS, Current, Phase
+from .table import ASKED_CODES, SEATS, Phase
 from .unseen_plays import UnseenPlays
 
 if TYPE_CHECKING:
@@ -34,39 +33,16 @@ BASES = [parse_card(code) for code in ("5S", "6S", "7S", "8S", "9S", "10S", "JS"
 
 
 class OtherReadings(UnseenPlays):
-    """The durable readings of a faulted play (a mixin; ``self`` is the referee)."""
+    """The durable readings of a faulted play (a mixin; ``self`` is the referee).  What the
+    referee provides is declared in :class:`~.unseen_plays.UnseenPlays`, and here the rest."""
 
-    # provided by the referee
-    phase: Phase
-    min_table: tuple[int, ...]
-    played: list[int]
-    passed: set[int]
-    said_pass: set[int]
-    s: Any
-    burning: Any
-    counts: list[int | None]
-    hands: list[Hand | None]
-    progress: Progress
-    cur: Current | None
-    last_actor: int | None
-    readings: Any
     camera: bool
     slips: int
 
     if TYPE_CHECKING:
-        def _copy(self) -> Self: ...
         def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Any]: ...
         def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
-        def to_lead(self) -> int | None: ...
-        def _is_final(self, seat: int, shape: Shape) -> bool: ...
         def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
-        def _unseen_burn(self, seat: int, shape: Shape, joker: bool = True) -> Any: ...
-        def _lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
-                  zhashao: bool) -> list[Fault]: ...
-        def _answer(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
-                    burning: bool) -> list[Fault]: ...
-        def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool) -> Self: ...
-        def _new_round(self) -> None: ...
 
     def _proven(self, i: int) -> list[Fault]:
         """The rule fault the reading just adopted proves (at ``i``) on an earlier play flagged
