@@ -18,7 +18,7 @@ from ..cards import Card, parse_card
 from ..verdict import Fault
 from .outs import Progress
 from .shapes import Shape, beats, parse_shape
-from .table import SEATS, Current, Phase
+from .table import Current, Phase, opp
 
 if TYPE_CHECKING:
     from .hands import Hand
@@ -60,6 +60,14 @@ class UnseenPlays:
         def _durable_copy(self, i: int, seat: int, cards: tuple[Card, ...],
                           alt: Self | None = None) -> Self | None: ...
 
+    def _charge_unseen(self, seat: int, n: int) -> None:
+        """Charge ``seat`` with a play of ``n`` cards not seen: its count (where known) and the
+        cards it has played."""
+        count = self.counts[seat]
+        if count is not None:
+            self.counts[seat] = count - n
+        self.played[seat] += n
+
     def _unseen_lead(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,
                      fault: Fault) -> list[Fault] | None:
         """The first play of the deal is another seat's than the leader's, and it could be the
@@ -90,7 +98,7 @@ class UnseenPlays:
                      lowest: Shape) -> list[Self]:
         """D32: the lead not seen was a 够级 and this play, not the 对门's, burned it (004:11):
         the reading in which the burn goes on (and a play without a joker is 诈烧, 002:13)."""
-        if seat == (lead + 3) % SEATS or not shape.gouji:
+        if seat == opp(lead) or not shape.gouji:
             return []
         alt = self._copy()
         alt.cur = Current(lead, lowest._replace(gouji=True), (), i, True)
@@ -118,8 +126,7 @@ class UnseenPlays:
                 or count is None or count - cur.shape.n < shape.n or len(self.readings.alts) >= 24):
             return []
         alt = self._copy()
-        alt.counts[seat] = count - cur.shape.n
-        alt.played[seat] += cur.shape.n
+        alt._charge_unseen(seat, cur.shape.n)
         alt._lead(i, seat, shape, cards, alt._is_final(seat, shape), False)
         alt.readings.durable = True
         return [alt]
@@ -137,9 +144,7 @@ class UnseenPlays:
             return []
         alt = self._copy()
         alt.passed.discard(seat)
-        if count is not None:
-            alt.counts[seat] = count - cur.shape.n
-        alt.played[seat] += cur.shape.n
+        alt._charge_unseen(seat, cur.shape.n)
         found = self._durable_copy(i, seat, cards, alt)
         return [] if found is None else [found]
 
@@ -159,9 +164,7 @@ class UnseenPlays:
         if count is not None and count < cur.shape.n:
             return []
         alt = self._copy()
-        if count is not None:
-            alt.counts[cur.seat] = count - cur.shape.n
-        alt.played[cur.seat] += cur.shape.n
+        alt._charge_unseen(cur.seat, cur.shape.n)
         alt._new_round()
         alt.last_actor = cur.seat
         found = self._durable_copy(i, seat, cards, alt)
@@ -174,7 +177,7 @@ class UnseenPlays:
         够级 first and the take answers its partner."""
         if not self._asks(seat) or self.hands[owner] is not None:
             return False
-        partner = (seat + 3) % SEATS
+        partner = opp(seat)
         return ((owner in self.progress.active and self.counts[owner] != 0)
                 or (partner != owner and partner in self.progress.active))
 
@@ -194,8 +197,7 @@ class UnseenPlays:
         if not isinstance(lead, Shape) or lead.gouji:
             return []
         alt = self._copy()
-        alt.counts[cur.seat] = count - shape.n
-        alt.played[cur.seat] += shape.n
+        alt._charge_unseen(cur.seat, shape.n)
         alt._new_round()
         alt.last_actor = cur.seat
         alt.cur = Current(cur.seat, lead, (), i, False)          # the lead not seen
