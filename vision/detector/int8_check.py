@@ -36,13 +36,15 @@ from pathlib import Path
 import numpy as np
 
 from ..types import CornerDetection, box_iou
-from .cpu import cpu_flags, cpu_name, isa_line
+from .cpu import cpu_flags, cpu_name, isa_line, openvino_config
 from .digest import file_digest
 
 log = logging.getLogger("cardref.vision.detector.int8")
 
-#: Version of the check: a verdict cached by another version is not used.
-CHECK_VERSION = 1
+#: Version of the check: a verdict cached by another version is not used.  2 (2026-12-07): the
+#: key holds how OpenVINO compiles each file (:func:`compile_settings`); verdicts of version 1
+#: were reached with the INT8 copies' float layers in bf16, before they ran in f32.
+CHECK_VERSION = 2
 #: Share of the float path's corners the INT8 copy must find (finder) or keep (namer) again.
 MIN_CORNER_SHARE = 0.9
 #: Share of the corners both paths have that must be given the same code.
@@ -269,9 +271,16 @@ def _openvino_version() -> str:
         return "none"
 
 
+def compile_settings(path: Path) -> dict[str, str]:
+    """The settings :func:`.cpu.openvino_config` adds for compiling ``path`` here (the precision
+    its float layers run in): a verdict holds only for the files compiled as they were checked."""
+    return {k: str(v) for k, v in openvino_config({}, path).items()}
+
+
 def verdict_key(kind: str, float_path: Path, int8_path: Path, extra: str = "") -> str:
     """The cache key of a verdict: what the check's outcome depends on."""
     parts = {"check": CHECK_VERSION, "kind": kind, "cpu": sorted(cpu_flags()), "cpu_name": cpu_name(),
+             "compile": [compile_settings(float_path), compile_settings(int8_path)],
              "openvino": _openvino_version(), "float": file_digest(float_path), "int8": file_digest(int8_path),
              "frames": frames_digest(), "extra": extra,
              "thresholds": [MIN_CORNER_SHARE, MIN_SAME_NAME, MATCH_IOU, MIN_SPEEDUP]}

@@ -136,14 +136,19 @@ def test_a_cached_verdict_is_used_without_checking_again(tmp_path: Path, own_cac
     assert counted_check == ["namer", "namer"]
 
 
-def test_the_cache_key_holds_the_cpu_flags_and_the_openvino_version(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_key_holds_the_cpu_flags_openvino_and_compile_settings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = _fake_pair(tmp_path)
     here = int8_check.verdict_key("namer", a, b)
     monkeypatch.setattr(int8_check, "cpu_flags", lambda: frozenset({"avx2", "avx512f", "avx512_vnni"}))
     assert int8_check.verdict_key("namer", a, b) != here
     monkeypatch.undo()
     monkeypatch.setattr(int8_check, "_openvino_version", lambda: "1999.0")
+    assert int8_check.verdict_key("namer", a, b) != here
+    monkeypatch.undo()
+    # a copy compiled otherwise (its float layers in another precision) is checked again
+    monkeypatch.setattr(int8_check, "openvino_config",
+                        lambda config, path=None: {**config, "INFERENCE_PRECISION_HINT": "bf16"})
     assert int8_check.verdict_key("namer", a, b) != here
 
 
