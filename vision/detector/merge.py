@@ -302,12 +302,13 @@ def _drop_duplicates(corners: list[CornerDetection], settings: MergeSettings,
     ``settings.duplicate_ratio``) index sizes of a better one's."""
     ratio = settings.duplicate_ratio if ratio is None else ratio
     kept: list[CornerDetection] = []
+    kept_at: list[tuple[float, float, float]] = []  # the kept corners' centres and sizes
     for c in corners:  # best first
-        cx, cy = c.center
-        if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(index_size(c) * index_size(k))
-               for k in kept for kx, ky in [k.center]):
+        (cx, cy), size = c.center, index_size(c)
+        if any(math.hypot(cx - kx, cy - ky) < ratio * math.sqrt(size * ks) for kx, ky, ks in kept_at):
             continue
         kept.append(c)
+        kept_at.append((cx, cy, size))
     return kept
 
 
