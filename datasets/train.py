@@ -271,9 +271,10 @@ def _confidence_lines(conf: dict | None, int8: bool = False) -> list[str]:
         return []
     shipped = conf.get("shipped", {})
     heading = ["## Confidence and 'sure' where the INT8 copies run", "",
-               "- The INT8 copies (CPUs without bf16 units) read a few cards otherwise than the float files, so they"
-               " have a calibration of their own, fitted on what they read; without it (or stale) they take the"
-               " float files' one"] if int8 else ["## Confidence and 'sure'", ""]
+               "- The INT8 copies (wherever the load-time check lets them run) read a few cards otherwise than the"
+               " float files, so they have a calibration of their own, fitted on what they read and tied to the"
+               " files that ran (their digests): where the files that run are not those (the finder's copy runs"
+               " too, or a file is stale) they take the float files' one"] if int8 else ["## Confidence and 'sure'", ""]
     lines = [*heading,
              f"- `models/{conf.get('file')}`: a card's `conf` is the probability that it is right, read from a"
              " reliability table of its naming evidence (1 - prod(1 - p) over the namer's probability p of its"

@@ -141,9 +141,10 @@ def test_the_finder_keeps_its_first_and_last_convolutions_float() -> None:
     kept = _float_nodes(SHIPPED_FINDER)
     convs = [n for n in kept if n.endswith("/Conv")]
     assert convs[-1] == "/model.0/conv/Conv"
-    branch_ends = sorted(c for c in convs if c != "/model.0/conv/Conv")
+    branch_ends = sorted(c for c in convs if c not in ("/model.0/conv/Conv", "/model.23/dfl/conv/Conv"))
     assert branch_ends == sorted(f"/model.23/cv{k}.{s}/cv{k}.{s}.2/Conv" for k in (2, 3) for s in range(3))
     assert any("/model.23/" in n and not n.endswith("Conv") for n in kept)  # the decoding
+    assert "/model.23/dfl/conv/Conv" in kept  # the box distributions' expectation: the boxes themselves
 
 
 def test_shipped_int8_copies_are_fresh_and_the_detector_can_be_told_to_run_float(

@@ -69,6 +69,22 @@ def test_the_path_the_runtime_chooses_reads_the_check_frames_as_the_float_files(
                                  and v["figures"]["speedup"] >= int8_check.MIN_SPEEDUP)
 
 
+@pytest.mark.parametrize("kind", ["finder", "namer"])
+def test_each_shipped_int8_copy_reads_the_check_frames_as_its_float_file(kind: str) -> None:
+    """Whether or not this CPU runs it, the shipped copy finds >= 90 % of its float file's
+    corners again with their code and names >= 97 % of those both have alike: a copy that
+    reads otherwise is a defect of the copy (the finder's, with its box decoding partly
+    quantised, named 95 % alike), not only of a CPU."""
+    frames = int8_check.load_check_frames()
+    if kind == "finder":
+        found = int8_check.finder_comparison(SHIPPED_FINDER, int8.int8_sibling(SHIPPED_FINDER), frames, SHIPPED_NAMER)
+    else:
+        found = int8_check.namer_comparison(SHIPPED_NAMER, int8.int8_sibling(SHIPPED_NAMER), frames)
+    assert found.float_corners >= 80, found.summary()
+    assert found.corner_share >= MIN_CORNER_SHARE, found.summary()
+    assert found.name_share >= MIN_SAME_NAME, found.summary()
+
+
 def _broken_copy(float_path: Path, out: Path) -> Path:
     """A stamped "INT8 copy" that reads otherwise: the float namer with its weights scrambled."""
     from cardref.datasets.onnx_weights import float_weights
