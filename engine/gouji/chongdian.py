@@ -72,11 +72,13 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
         # the answer is judged against the 冲点 play: a fault rests on its reading (C2)
         against = () if c.last_i is None else (c.last_i,)
         if shape.n != last_shape.n:
-            return [Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
-                                                   "needed": last_shape.n}, rests_on=against)]
+            fault = Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
+                                                   "needed": last_shape.n}, rests_on=against)
+            return [_asked_unseen_set(ref, i, seat, cards, shape, fault)]
         if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
-            return [Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)},
-                          rests_on=against)]
+            fault = Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)},
+                          rests_on=against)
+            return [_asked_unseen_set(ref, i, seat, cards, shape, fault)]
         sets[-1] = [True, shape.pure]
         c.awaiting = False
         ref.take(seat, cards, shape)
@@ -110,6 +112,42 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
             return None
         return [Fault("gouji.chongdian_unfinished", {"seat": seat, "chong": cseat})]
     return _close_chong(ref, c, seat)
+
+
+def _asked_unseen_set(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape: Shape,
+                      fault: Fault) -> Fault:
+    """D48, O1 within 冲点: the 对门's answer does not fit the 冲点 play seen last (``fault``: its
+    count or its rank), but it would answer the 冲点 seat's next play, which the camera did not
+    see: the 对门 let the last play stand and beat the next (004:11 「对家…可以不要」).  With
+    neither hand known and a 冲点 play still to come, that reading is kept to the deal's end
+    (durable: it charges the 冲点 seat's count) and ``fault`` is asked, not charged."""
+    c = _current_chong(ref)
+    if (c is None or len(c.sets) >= 3 or ref.readings.doubt or ref.hands[c.seat] is not None
+            or not ref._asks(seat) or not _beats_some_set(ref, shape)):
+        return fault
+    alt = ref._copy()
+    chong = _current_chong(alt)
+    assert chong is not None
+    chong.awaiting = False                              # the last play seen stood
+    alt._charge_unseen(chong.seat, shape.n)             # the 冲点 play not seen ...
+    chong.sets.append([True, shape.pure])               # ... which this play beat
+    chong.last_i = None
+    alt.take(seat, cards, shape)
+    if len(chong.sets) >= 3:
+        _finish_chong(alt, chong)
+        if _current_chong(alt) is None:
+            alt.phase = Phase.PLAY
+    alt.readings.alts = []
+    alt.readings.durable = True
+    ref.readings.alts.append(alt)
+    return ref._question(seat, cards, fault)
+
+
+def _beats_some_set(ref: GoujiDeal, shape: Shape) -> bool:
+    """Whether ``shape`` beats some 冲点 play of as many cards: a 纯够级 (004:11), a face rank
+    reaching its 够级 count with nothing attached."""
+    sets = (Shape(shape.n, base, (), 0, True, True) for base in range(TWO) if shape.n >= ref.min_table[base])
+    return any(beats(shape, s, ref.s.two_big_kill_one_big) for s in sets)
 
 
 def _close_unseen(ref: GoujiDeal, c: Chong) -> None:

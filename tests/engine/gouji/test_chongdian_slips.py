@@ -64,3 +64,33 @@ def test_a_chongdian_play_one_card_off_pure_is_asked(third: str, camera: bool, c
     assert v.fault is not None and v.fault.code == code
     if code == "observe.fault_or_slip":
         assert v.confirm and v.fault.facts["fault"] == "gouji.chongdian_not_pure"
+
+
+def _second_set_dropped(camera: bool, second: bool, answer: str) -> list[dict]:
+    """Seat 0's 冲点 (山东): its first play, then its second (seen or not), then seat 3's
+    ``answer``, then seat 0's third play."""
+    return [{"type": "deal", "game": "gouji-shandong", "seats": 6, "leader": 1},
+            {"type": "declare", "seat": 0, "what": "chongdian"},
+            _play(0, "QH QS QD", camera), *([_play(0, "JH JS JD JC", camera)] if second else []),
+            _play(3, answer, camera), _play(0, "KH KS", camera)]
+
+
+@pytest.mark.parametrize("camera,second,answer,flags", [
+    # the 对门 let the Qs stand (004:11) and beat seat 0's four Js, which the camera missed:
+    # four cards on three do not answer the play seen, so asked, not charged (D48)
+    (True, False, "AH AS AD AC", [("observe.fault_or_slip", "gouji.count_mismatch", False)]),
+    # typed: what the person saw, so the count is the 对门's fault
+    (False, False, "AH AS AD AC", [("gouji.count_mismatch", None, True)]),
+    # every play seen: the answer fits the second play
+    (True, True, "AH AS AD AC", []),
+    # no 纯够级 of four cards is beaten by four 10s (four 10s are no 够级; 10s need five): no
+    # play not seen explains it, the count stays the 对门's fault
+    (True, False, "10H 10S 10D 10C", [("gouji.count_mismatch", None, True)]),
+], ids=["camera-second-dropped", "typed", "camera-all-seen", "camera-no-set-it-beats"])
+def test_an_answer_to_a_chongdian_play_not_seen_is_asked(camera: bool, second: bool, answer: str,
+                                                         flags: list) -> None:
+    """D48, rules 004:11 (冲点: three 纯够级, the 对门 answers each or lets it stand) and
+    004:23 (an answer matches the count of the play it beats)."""
+    result = judge_text(json.dumps(e) for e in _second_set_dropped(camera, second, answer))
+    found = [(v.fault.code, v.fault.facts.get("fault"), v.accusation) for v in result.verdicts if v.fault is not None]
+    assert found == flags
