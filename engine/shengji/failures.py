@@ -76,9 +76,10 @@ class FailedThrows:
         self.penalty_points += delta
         return delta
 
-    def _prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Fault]:
-        """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`)."""
-        out, failed = self.proofs.prove(i, seat, cards)
+    def _prove(self, i: int, seat: int, cards: tuple[Card, ...], doubtful: bool = False) -> list[Fault]:
+        """Re-check earlier follows and throws with the cards ``seat`` has now shown (:mod:`.proofs`;
+        ``doubtful``: they may be another seat's, O32)."""
+        out, failed = self.proofs.prove(i, seat, cards, doubtful)
         for throw, failure in failed:
             penalty = self._throw_penalty(throw.seat, throw.combo.size)
             out.append(failed_throw(throw.seat, seat, failure, abs(penalty), throw.i, i))

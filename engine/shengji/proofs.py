@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cards import Card
-from ..verdict import Fault
+from ..verdict import Fault, fault_or_slip
 from .combos import Combo
 from .follow import follow_fault
 from .order import TrumpOrder
@@ -29,6 +29,8 @@ class OpenCheck:
     lead: Combo
     played: tuple[Card, ...]
     known: list[Card]
+    #: of ``known``, the cards shown in a camera lead whose seat the turn order did not check (O32)
+    doubtful: list[Card] = field(default_factory=list)
 
 
 @dataclass
@@ -66,6 +68,8 @@ class Proofs:
             for c in cards:
                 if c in check.known:
                     check.known.remove(c)
+                if c in check.doubtful:
+                    check.doubtful.remove(c)
         for throw in self.throws:
             known = throw.known.get(seat)
             if not known:
@@ -89,10 +93,13 @@ class Proofs:
         self.throws.remove(throw)
         return failure
 
-    def prove(self, i: int, seat: int, cards: tuple[Card, ...]) -> tuple[list[Fault], list[tuple[OpenThrow,
-                                                                                                  ThrowFailure]]]:
+    def prove(self, i: int, seat: int, cards: tuple[Card, ...], doubtful: bool = False) -> tuple[
+            list[Fault], list[tuple[OpenThrow, ThrowFailure]]]:
         """With the cards ``seat`` shows at play ``i``: the faults of earlier follows they prove
-        (``proven_at`` ``i``), and the open throws they prove failed (the caller scores those)."""
+        (``proven_at`` ``i``), and the open throws they prove failed (the caller scores those).
+        O32: ``doubtful`` cards (a camera lead whose seat the turn order did not check) may be
+        another seat's: a follow fault that needs one of them is the question
+        ``observe.fault_or_slip``."""
         faults: list[Fault] = []
         checks = self.follows[seat]
         group_of = self.order.group
@@ -104,11 +111,13 @@ class Proofs:
                     keep.append(check)
                     continue
                 check.known.extend(relevant)
+                if doubtful:
+                    check.doubtful.extend(relevant)
                 fault = follow_fault(seat, check.lead, check.played, [*check.played, *check.known], self.order)
                 if fault is None:
                     keep.append(check)
                 else:
-                    faults.append(Fault(fault.code, fault.facts, check.i, i))
+                    faults.append(self._proven(check, Fault(fault.code, fault.facts, check.i, i)))
             self.follows[seat] = keep
         failed: list[tuple[OpenThrow, ThrowFailure]] = []
         if self.throws:
@@ -125,3 +134,14 @@ class Proofs:
                     failed.append((throw, failure))
             self.throws = keep_throws
         return faults, failed
+
+    def _proven(self, check: OpenCheck, fault: Fault) -> Fault:
+        """O32: ``fault``, proven of ``check``'s follow, asked when it needs a doubtful card."""
+        if not check.doubtful:
+            return fault
+        sure = list(check.known)
+        for c in check.doubtful:
+            sure.remove(c)
+        if follow_fault(check.seat, check.lead, check.played, [*check.played, *sure], self.order) is not None:
+            return fault
+        return fault_or_slip(check.seat, check.played, fault).at(check.i, fault.proven_at)

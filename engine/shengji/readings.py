@@ -109,8 +109,17 @@ class Choice:
 
     def prune(self) -> None:
         """Drop the readings that need more flags than another."""
-        least = min(r.flags for r in self.readings)
-        self.readings = [r for r in self.readings if r.flags == least]
+        flags = [self.flags(r) for r in self.readings]
+        least = min(flags)
+        self.readings = [r for r, n in zip(self.readings, flags, strict=True) if n == least]
+
+    def flags(self, reading: Reading) -> int:
+        """O33: the lines ``reading`` flags, less the rule faults proven before the choice opened
+        (revokes a trick's lead or winner proved, held until the next lead, O8): the same in every
+        reading but one whose next lead is unexpected, which drops them; not a flag of the reading."""
+        counted = {f.i for f in reading.kept
+                   if f.proven_at is None or f.proven_at >= self.start or is_observation(f.code)}
+        return len(counted) + (reading.referee.tricks.skipped is not None)
 
     def decided(self, over: bool) -> bool:
         """Whether to adopt now: one reading left, the log as read out (every reading left is a

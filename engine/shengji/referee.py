@@ -274,9 +274,13 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if over:
             self._doubt_card(over)
         if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
-            proven = self._prove(i, seat, tuple(c for c in cards if c not in over) if over else cards)
+            # O32: a camera lead whose seat the turn order did not check may be another seat's too
+            unchecked = self.tricks.lead_unchecked and lead.i == i and self.camera and not self.hands
+            proven = self._prove(i, seat, tuple(c for c in cards if c not in over) if over else cards, unchecked)
             faults.extend(self._hold_proofs(i, self._wait_doubted(proven)))
         if len(self.tricks.trick) == 4:
+            if not any(self.left):      # O31: the final play's own proofs wait for the bottom too
+                faults = self._last_trick_deferred(faults)
             faults.extend(self._finish_trick())
         return faults
 

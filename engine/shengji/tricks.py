@@ -65,6 +65,10 @@ class Tricks:
         #: winner it gave, who led the next trick, was worked out from plays that may not be
         #: what was seen (O22), and the tricks after it may still be out of phase (O23)
         self.after_flagged = False
+        #: the trick in progress was led by a seat the turn order did not check: after a gap
+        #: (any seat may lead, O10-O12) or a trick whose winner is not known (O13, O14, O17, O21):
+        #: its seat may be misread unseen, so its cards prove only questions (O32)
+        self.lead_unchecked = False
 
     # -- whose turn ----------------------------------------------------------------------
     def next_seat(self) -> int | None:
@@ -103,6 +107,7 @@ class Tricks:
         out: list[Fault] = []
         if not self.trick:
             free, self.any_leader = self.any_leader, False
+            self.lead_unchecked = free or self.gap_flagged
             if seat != self.leader:
                 if free:
                     self.lead_free = True      # O21: a lead the misread explains, or a follow of one unseen
@@ -202,6 +207,7 @@ class Tricks:
         self.trick_flagged = False
         self.lead_doubted = False
         self.lead_free = False
+        self.lead_unchecked = False
         if self.doubt_winner:
             self.doubt_winner = False
             self.any_leader = True
