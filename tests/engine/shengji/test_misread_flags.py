@@ -243,16 +243,6 @@ def test_a_mixed_lead_one_card_off_at_the_camera_is_asked(game: str, why: str, p
 LAST_TRICK = [C(0, "9D"), C(1, "7C"), C(2, "10D"), C(3, "JD"), C(3, "5D"), C(0, "6D"), C(1, "AD"), C(2, "7D")]
 
 
-@pytest.mark.parametrize("bottom,flags", [
-    (["AD", "AD", "3S", "4S", "5S", "6S", "7S", "8S"], [(9, DECK, None)]),
-    (["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"], [(2, REVOKE, 7)]),
-], ids=["proof-seen-again-in-the-bottom", "genuine"])
-def test_a_proof_in_the_last_trick_waits_for_the_bottom(bottom: list, flags: list) -> None:
-    log = [deal("chaodipi-anchao", 2), *LAST_TRICK, {"type": "bottom", "cards": bottom}]
-    verdicts = judge_text(json.dumps(x) for x in log).verdicts
-    assert [(v.i, v.fault.code, v.fault.proven_at) for v in verdicts if v.fault is not None] == flags
-
-
 # O31 (O30 at the deal's final play): seat 2's ♣7 on the ♦ lead is proven a revoke by its ♦4, the
 # deal's last play, which neither leads nor wins its trick (003:54; a proof said at once, not
 # held by O8).  The bottom then shows two more ♦4 (000:7 / 003:8): the ♦4 was a misread, the
@@ -260,11 +250,14 @@ def test_a_proof_in_the_last_trick_waits_for_the_bottom(bottom: list, flags: lis
 FINAL_PLAY = [C(0, "9D"), C(1, "10D"), C(2, "7C"), C(3, "JD"), C(3, "5D"), C(0, "KD"), C(1, "8D"), C(2, "4D")]
 
 
-@pytest.mark.parametrize("bottom,flags", [
-    (["4D", "4D", "3S", "4S", "5S", "6S", "7S", "8S"], [(9, DECK, None)]),
-    (["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"], [(3, REVOKE, 8)]),
-], ids=["proof-seen-again-in-the-bottom", "genuine"])
-def test_a_proof_by_the_final_play_waits_for_the_bottom(bottom: list, flags: list) -> None:
-    log = [deal("chaodipi-anchao", 2), *FINAL_PLAY, {"type": "bottom", "cards": bottom}]
+@pytest.mark.parametrize("trick,bottom,flags", [
+    (LAST_TRICK, ["AD", "AD", "3S", "4S", "5S", "6S", "7S", "8S"], [(9, DECK, None)]),        # O30
+    (LAST_TRICK, ["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"], [(2, REVOKE, 7)]),
+    (FINAL_PLAY, ["4D", "4D", "3S", "4S", "5S", "6S", "7S", "8S"], [(9, DECK, None)]),        # O31
+    (FINAL_PLAY, ["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS"], [(3, REVOKE, 8)]),
+], ids=["last-trick-proof-seen-again-in-the-bottom", "last-trick-genuine",
+        "final-play-proof-seen-again-in-the-bottom", "final-play-genuine"])
+def test_a_proof_in_the_last_trick_waits_for_the_bottom(trick: list, bottom: list, flags: list) -> None:
+    log = [deal("chaodipi-anchao", 2), *trick, {"type": "bottom", "cards": bottom}]
     verdicts = judge_text(json.dumps(x) for x in log).verdicts
     assert [(v.i, v.fault.code, v.fault.proven_at) for v in verdicts if v.fault is not None] == flags
