@@ -74,11 +74,11 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
         if shape.n != last_shape.n:
             fault = Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
                                                    "needed": last_shape.n}, rests_on=against)
-            return [_asked_unseen_set(ref, i, seat, cards, shape, fault)]
+            return [_asked_unseen_set(ref, seat, cards, shape, fault)]
         if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
             fault = Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)},
                           rests_on=against)
-            return [_asked_unseen_set(ref, i, seat, cards, shape, fault)]
+            return [_asked_unseen_set(ref, seat, cards, shape, fault)]
         sets[-1] = [True, shape.pure]
         c.awaiting = False
         ref.take(seat, cards, shape)
@@ -114,7 +114,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
     return _close_chong(ref, c, seat)
 
 
-def _asked_unseen_set(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape: Shape,
+def _asked_unseen_set(ref: GoujiDeal, seat: int, cards: tuple[Card, ...], shape: Shape,
                       fault: Fault) -> Fault:
     """D48, O1 within 冲点: the 对门's answer does not fit the 冲点 play seen last (``fault``: its
     count or its rank), but it would answer the 冲点 seat's next play, which the camera did not
