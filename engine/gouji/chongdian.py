@@ -74,11 +74,11 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
         if shape.n != last_shape.n:
             fault = Fault("gouji.count_mismatch", {"seat": seat, "owner": cseat, "n": shape.n,
                                                    "needed": last_shape.n}, rests_on=against)
-            return [_asked_unseen_set(ref, seat, cards, shape, fault)]
+            return [_asked_unseen_set(ref, c, seat, cards, shape, fault)]
         if not beats(shape, last_shape, ref.s.two_big_kill_one_big):
             fault = Fault("gouji.does_not_beat", {"seat": seat, "owner": cseat, "cards": list(last_cards)},
                           rests_on=against)
-            return [_asked_unseen_set(ref, seat, cards, shape, fault)]
+            return [_asked_unseen_set(ref, c, seat, cards, shape, fault)]
         sets[-1] = [True, shape.pure]
         c.awaiting = False
         ref.take(seat, cards, shape)
@@ -92,12 +92,7 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
                                                "needed": 3, "by": seat})
         _keep_seat_readings(ref, i, (cseat,), cards)
         _keep_normal_reading(ref, i, seat, cards)
-        sets.append([True, shape.pure])
-        ref.take(seat, cards, shape)
-        if len(sets) >= 3:
-            _finish_chong(ref, c)
-            if _current_chong(ref) is None:
-                ref.phase = Phase.PLAY
+        _beat_unseen_set(ref, c, seat, cards, shape)
         return [fault]
     if len(sets) < 3:
         if ref.hands[cseat] is None:
@@ -114,29 +109,34 @@ def chong_play(ref: GoujiDeal, i: int, seat: int, cards: tuple[Card, ...], shape
     return _close_chong(ref, c, seat)
 
 
-def _asked_unseen_set(ref: GoujiDeal, seat: int, cards: tuple[Card, ...], shape: Shape,
+def _beat_unseen_set(ref: GoujiDeal, c: Chong, seat: int, cards: tuple[Card, ...], shape: Shape) -> None:
+    """The 对门's play ``cards`` beat a 冲点 play of ``c`` the camera did not see (O4, D30, D48):
+    one more set, beaten; the 冲点 is over after its third, and normal play begins after the last."""
+    c.sets.append([True, shape.pure])
+    ref.take(seat, cards, shape)
+    if len(c.sets) >= 3:
+        _finish_chong(ref, c)
+        if _current_chong(ref) is None:
+            ref.phase = Phase.PLAY
+
+
+def _asked_unseen_set(ref: GoujiDeal, c: Chong, seat: int, cards: tuple[Card, ...], shape: Shape,
                       fault: Fault) -> Fault:
     """D48, O1 within 冲点: the 对门's answer does not fit the 冲点 play seen last (``fault``: its
     count or its rank), but it would answer the 冲点 seat's next play, which the camera did not
     see: the 对门 let the last play stand and beat the next (004:11 「对家…可以不要」).  With
     neither hand known and a 冲点 play still to come, that reading is kept to the deal's end
     (durable: it charges the 冲点 seat's count) and ``fault`` is asked, not charged."""
-    c = _current_chong(ref)
-    if (c is None or len(c.sets) >= 3 or ref.readings.doubt or ref.hands[c.seat] is not None
+    if (len(c.sets) >= 3 or ref.readings.doubt or ref.hands[c.seat] is not None
             or not ref._asks(seat) or not _beats_some_set(ref, shape)):
         return fault
     alt = ref._copy()
     chong = _current_chong(alt)
     assert chong is not None
     chong.awaiting = False                              # the last play seen stood
-    alt._charge_unseen(chong.seat, shape.n)             # the 冲点 play not seen ...
-    chong.sets.append([True, shape.pure])               # ... which this play beat
     chong.last_i = None
-    alt.take(seat, cards, shape)
-    if len(chong.sets) >= 3:
-        _finish_chong(alt, chong)
-        if _current_chong(alt) is None:
-            alt.phase = Phase.PLAY
+    alt._charge_unseen(chong.seat, shape.n)             # the 冲点 play not seen, which this play beat
+    _beat_unseen_set(alt, chong, seat, cards, shape)
     alt.readings.alts = []
     alt.readings.durable = True
     ref.readings.alts.append(alt)
