@@ -33,6 +33,7 @@ from collections import Counter
 from pathlib import Path
 
 from .errors import DetectorError
+from .int8_names import is_int8_copy
 
 CPUINFO = Path("/proc/cpuinfo")
 #: The switch that emulates a CPU with less than this one has (the one value: ``AVX2``).
@@ -99,8 +100,7 @@ def openvino_config(config: dict[str, object], model_path: str | Path | None = N
     INT8 finder took 66 ms a 1280x736 frame with the default and 53 ms in f32 on a 2-core
     AMD EPYC with AVX-512, VNNI and BF16, 2026-12-07)."""
     emulated = apply_emulation() is not None
-    # named as an INT8 copy (:func:`.int8.is_int8_copy`; not imported: int8 reaches this module)
-    int8_copy = model_path is not None and Path(model_path).name.endswith("-int8.onnx")
+    int8_copy = model_path is not None and is_int8_copy(model_path)
     if not (emulated or int8_copy):
         return config
     return {**config, "INFERENCE_PRECISION_HINT": "f32"}

@@ -25,27 +25,12 @@ import importlib.util
 from pathlib import Path
 
 from .digest import file_digest
+from .int8_names import float_of as float_of
+from .int8_names import int8_sibling as int8_sibling
+from .int8_names import is_int8_copy as is_int8_copy
 
 #: Metadata key of an INT8 copy: the digest (:func:`file_digest`) of its float file.
 SOURCE_KEY = "cardref.int8_source"
-
-
-def int8_sibling(float_path: str | Path) -> Path:
-    """Where the INT8 copy of ``float_path`` lives: ``x.onnx`` -> ``x-int8.onnx``."""
-    p = Path(float_path)
-    return p.with_name(f"{p.stem}-int8.onnx")
-
-
-def float_of(path: str | Path) -> Path:
-    """The float file an INT8 copy was made from (``x-int8.onnx`` -> ``x.onnx``); any other
-    file is its own."""
-    p = Path(path)
-    return p.with_name(p.name.removesuffix("-int8.onnx") + ".onnx") if is_int8_copy(p) else p
-
-
-def is_int8_copy(path: str | Path) -> bool:
-    """Whether ``path`` is named as an INT8 copy (:func:`int8_sibling`)."""
-    return Path(path).name.endswith("-int8.onnx")
 
 
 def int8_source(int8_path: str | Path) -> str | None:
