@@ -166,8 +166,10 @@ def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray]
     The first convolution (it sees the raw image) and the head's last convolutions and its
     decoding stay float (:func:`_float_nodes`).  On held-out real photos through ``cardref
     detect``, card F1 0.8044 with the float finder, 0.8016 with this copy (quantising those
-    layers too: 0.7992).  Check the accuracy of a copy before shipping it (``cardref
-    export-detector --int8`` compares it with the float model).
+    layers too: 0.7992).  Only the convolutions' inputs are quantised (since 2026-12-07:
+    :data:`.int8_build.CONV_INPUTS_ONLY`), so that OpenVINO fuses each activation into its
+    convolution.  Check the accuracy of a copy before shipping it (``cardref export-detector
+    --int8`` compares it with the float model).
     """
     from cardref.vision.detector.backends import OnnxBackend
     from cardref.vision.detector.decode import letterbox
@@ -181,7 +183,8 @@ def export_int8(onnx_path: str | Path, out: str | Path, frames: list[np.ndarray]
     shape = OnnxBackend(onnx_path).input_shape
     if frames is None:
         frames = table_frames(n_frames, width=shape[1], height=round(shape[1] * 9 / 16), seed=100)
-    return quantize(onnx_path, out, (letterbox(f, shape)[0] for f in frames), _float_nodes(onnx_path))
+    return quantize(onnx_path, out, (letterbox(f, shape)[0] for f in frames), _float_nodes(onnx_path),
+                    conv_inputs_only=True)
 
 
 def export_namer_int8(namer_path: str | Path, out: str | Path, finder_path: str | Path,

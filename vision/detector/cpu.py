@@ -96,9 +96,11 @@ def openvino_config(config: dict[str, object], model_path: str | Path | None = N
     """``config`` for compiling ``model_path`` with OpenVINO on this CPU: unchanged, or with
     full precision where a CPU is emulated (:func:`apply_emulation`: no bf16 units) or the
     model is an INT8 copy (``*-int8.onnx``): the float layers of a quantised model run in
-    f32, since the bf16 default there converts between types at every quantised layer (the
-    INT8 finder took 66 ms a 1280x736 frame with the default and 53 ms in f32 on a 2-core
-    AMD EPYC with AVX-512, VNNI and BF16, 2026-12-07)."""
+    f32, since the bf16 default there converted between types at every quantised layer (the
+    INT8 finder of 2026-12-07, stop 57, took 66 ms a 1280x736 frame with the default and 53 ms
+    in f32 on a 2-core AMD EPYC with AVX-512, VNNI and BF16).  The finder copy that quantises
+    only its convolutions' inputs (stop 59) gains about 5 % from bf16 there (whole frames,
+    both copies), too little to move the 15 fps, and its cards are not all the same."""
     emulated = apply_emulation() is not None
     int8_copy = model_path is not None and is_int8_copy(model_path)
     if not (emulated or int8_copy):
