@@ -75,6 +75,11 @@ class Choice:
     readings: list[Reading]
     said: set[tuple[int | None, str]] = field(default_factory=set)
     plays: int = 0
+    #: O34: a slip reading was dropped only for a seat skipped after the choice opened (the log
+    #: as read is then fed alone until it needs a flag too, or the window closes)
+    skip_dropped: bool = False
+    #: O34: ... and the log as read then needed a flag too: tied
+    skip_tied: bool = False
 
     def first_flag(self) -> list[Fault]:
         """The flag said at once, when every reading flags the opening play: its first observation
@@ -97,10 +102,12 @@ class Choice:
     def feed(self, play: Any) -> bool:
         """``play(referee)`` returns the faults of the next play as that reading reads it.  Returns
         False, keeping nothing of it, when every reading faults it: no reading explains it (a
-        second slip, or a fault): the caller settles on the state before it and reads it anew."""
+        second slip, or a fault): the caller settles on the state before it and reads it anew.
+        O34: so, tied, when the log as read fed alone after a skip's drop needs a flag for it."""
         self.plays += 1
         got = [play(reading.referee) for reading in self.readings]
-        if len(self.readings) > 1 and all(got):
+        if (len(self.readings) > 1 or self.skip_dropped) and all(got):
+            self.skip_tied = len(self.readings) == 1
             return False
         for reading, faults in zip(self.readings, got, strict=True):
             reading.faults.extend(faults)
@@ -108,10 +115,19 @@ class Choice:
         return True
 
     def prune(self) -> None:
-        """Drop the readings that need more flags than another."""
+        """Drop the readings that need more flags than another.  O34: a slip reading dropped only
+        for a seat that a play after the choice opened skipped, and that has not played yet, is
+        recorded (:attr:`skip_dropped`)."""
         flags = [self.flags(r) for r in self.readings]
         least = min(flags)
+        self.skip_dropped = self.skip_dropped or any(n > least and n - _skipped_later(r, self.start) == least
+                                                     for r, n in zip(self.readings, flags, strict=True))
         self.readings = [r for r, n in zip(self.readings, flags, strict=True) if n == least]
+
+    def tied(self) -> bool:
+        """Whether the log as read, kept, is tied with a slip reading: another reading is left, or
+        (O34) one was dropped only for a seat skipped later and the log as read needed a flag too."""
+        return len(self.readings) > 1 or self.skip_tied
 
     def flags(self, reading: Reading) -> int:
         """O33: the lines ``reading`` flags, less the rule faults proven before the choice opened
@@ -122,9 +138,12 @@ class Choice:
         return len(counted) + (reading.referee.tricks.skipped is not None)
 
     def decided(self, over: bool) -> bool:
-        """Whether to adopt now: one reading left, the log as read out (every reading left is a
-        slip of one flag: the first is taken), the deal over, or :data:`WINDOW` plays fed."""
-        return len(self.readings) == 1 or not self.readings[0].as_read or over or self.plays >= WINDOW
+        """Whether to adopt now: one reading left (O34: not the log as read left alone after a slip
+        reading was dropped for a later skip: it is fed on until it needs a flag), the log as read
+        out (every reading left is a slip of one flag: the first is taken), the deal over, or
+        :data:`WINDOW` plays fed."""
+        alone = len(self.readings) == 1 and not self.skip_dropped
+        return alone or not self.readings[0].as_read or over or self.plays >= WINDOW
 
     def adopt(self) -> Reading:
         """The reading kept: the one left, else the log as read (a player's fault stays one)."""
@@ -132,6 +151,13 @@ class Choice:
 
     def unsaid(self, reading: Reading) -> list[Fault]:
         return [f for f in reading.kept if (f.i, f.code) not in self.said]
+
+
+def _skipped_later(reading: Reading, start: int) -> int:
+    """O34: 1 when ``reading`` (a slip reading) has one seat skipped by a play after ``start``
+    that has not played yet: what one play missed looks like (two seats skipped need two)."""
+    skipped = reading.referee.tricks.skipped
+    return int(not reading.as_read and skipped is not None and skipped[0] > start and len(skipped[1]) == 1)
 
 
 # -- the readings of a slip ----------------------------------------------------------------

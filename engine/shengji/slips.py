@@ -22,6 +22,7 @@ from ..verdict import Fault, fault_or_slip, is_observation
 from .combos import Kind
 from .order import TRUMP
 from .readings import Choice, Reading, slip_readings
+from .tied import FAILED_THROW, charged, tied_throw
 
 if TYPE_CHECKING:
     from .match import MatchState
@@ -39,8 +40,6 @@ REVOKES = frozenset({"shengji.must_follow_suit", "shengji.must_follow_pairs", "s
 OFF_SUIT_FOLLOWERS = 2
 #: O24: 刮风's burier playing a joker it did not show: the joker may be a misread card
 JOKERS_KEPT = "guafeng.jokers_not_buried"
-#: O26: a failed throw of two cards, asked as its trick closes and charged at the deal's end
-FAILED_THROW = "shengji.failed_throw"
 #: O20, O24: the faults of camera plays that wait for the deal's end with the cards they rest on
 DEFERRED = REVOKES | {JOKERS_KEPT}
 #: O25: the faults of a play's count and turn, which a trick grouped out of phase also gives
@@ -151,13 +150,13 @@ class SlipReadings:
             self.__dict__.update(reading.referee.__dict__)
             self._returned = [*returned, *self._returned]
         faults = choice.unsaid(reading)
-        if reading.as_read and len(choice.readings) > 1:
+        if reading.as_read and choice.tied():
+            tied_throw(self, choice.start, choice.readings[1:])       # O35: not charged at the end
             return [self._asked_tied(f) if choice.start in (f.i, f.proven_at) else f for f in faults]
         return faults
 
     def _asked_tied(self, f: Fault) -> Fault:
-        """O28: a rule fault of the play that opened a choice, kept because the log as read was
-        still tied with a slip reading (as many flags) when the choice closed: asked."""
+        """O28: a rule fault of the play that opened a choice, the log as read kept tied with a slip reading: asked."""
         if is_observation(f.code) or f.i is None or f.i not in self.cards_at or "seat" not in f.facts:
             return f
         return self._question(f)
@@ -295,10 +294,10 @@ class SlipReadings:
         return now
 
     def close(self) -> list[Fault]:
-        """The log ends, or the next deal starts, before this deal is over: the revokes that
-        waited on the next lead (O8) or on the deal's end (O16) are said as they would be then."""
+        """The log ends or the next deal starts first: what waited on the next lead (O8), the deal's end (O16), O34."""
+        said = self._settle() if self._choice is not None and self._choice.skip_dropped else []
         held, self.winner_proofs = self.winner_proofs, []
-        return sorted([*held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
+        return sorted([*said, *held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
     def _asked_out_of_phase(self, faults: list[Fault]) -> list[Fault]:
         """O25: on a camera play, a wrong count or a play out of turn judged after a flagged trick
@@ -362,7 +361,7 @@ class SlipReadings:
         revokes of camera plays none of whose cards was seen too often."""
         out = []
         for f in self.deferred:
-            if self._fits_deck(f, bottom):
+            if self._fits_deck(f, bottom) and charged(f):
                 out.append(f)
             elif f.code == FAILED_THROW and f.i is not None:
                 self._throw_penalty(f.facts["seat"], -len(self.cards_at[f.i]))   # O26: a pair misread
