@@ -152,9 +152,9 @@ def test_the_finder_copy_quantises_what_its_convolutions_read_and_nothing_after_
     first (int8_build.CONV_INPUTS_ONLY); a quantise after a convolution, its Sigmoid or its
     Mul made it a separate step (24 ms of 55 a frame on an AVX-512 EPYC)."""
     copy = int8.int8_sibling(SHIPPED_FINDER)
-    if not copy.is_file():
-        pytest.skip("no shipped INT8 finder copy")
-    onnx = pytest.importorskip("onnx")
+    assert copy.is_file(), f"the shipped INT8 finder copy is missing: {copy}"
+    import onnx
+
     graph = onnx.load(str(copy), load_external_data=False).graph
     made_by = {out: node for node in graph.node for out in node.output}
     quantised = [made_by.get(n.input[0]) for n in graph.node if n.op_type == "QuantizeLinear"]
