@@ -39,7 +39,8 @@ class BurnState:
     declared: list[int] = field(default_factory=list)           # 烧牌 declared, in order
     closed: bool = False                                        # 解烧之后此轮不可再烧 (004:11)
     done: list[tuple[int, int]] = field(default_factory=list)   # (burner, target): 烧牌成功
-    pending_four: list[tuple[int, int]] = field(default_factory=list)   # (seat, event) to prove
+    #: (seat, event, asked) to prove; asked (D51): the burn rests on one card read (``Burn.on_one_card``)
+    pending_four: list[tuple[int, int, bool]] = field(default_factory=list)
     fours_played: set[int] = field(default_factory=set)
 
 

@@ -268,6 +268,10 @@ def _rangpai(ref: GoujiDeal, i: int, ev: DeclareEvent) -> list[Fault]:
     """让牌: on the 对门's non-够级 play, let the next two seats go first (004:25)."""
     seat = ev.seat
     cur = ref.cur
+    if seat not in ref.progress.active and ref.slips and ref._asks(seat) and ref._presumed_out(seat):
+        # D50: out only by a count after a slip (O3): the person at the table saw it hold cards
+        ref._back_in_play(seat)
+        return _rangpai(ref, i, ev) or [ref._question(seat, (), Fault("gouji.rangpai_bad", {"seat": seat}))]
     if (cur is None or cur.seat != _opp(seat) or cur.restricted or ref.progress.luanchan
             or seat not in ref.progress.active or seat in ref.passed):
         if (cur is not None and not ref.progress.luanchan and seat in ref.progress.active and ref.hands[seat] is None

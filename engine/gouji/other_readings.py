@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..cards import Card, parse_card
 from ..events import AnyEvent
-from ..verdict import Fault, fault_or_slip
+from ..verdict import FAULT_OR_SLIP, Fault, fault_or_slip
 from .shapes import ORDER, TWO, Shape, gouji_on_one_card
 from .table import ASKED_CODES, SEATS, Phase
 from .unseen_plays import UnseenPlays
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 #: at most this many durable readings are kept beside the deal
 MAX_DURABLE = 64
+#: D49: the faults of a camera play a count alone shows (cards held, a seat run out, 闷 by its
+#: one card left): asked, as the counts rest on readings of the slips before it
+COUNT_CODES = frozenset({"gouji.more_than_held", "play.after_out", "gouji.men_out"})
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 #: one card of each rank 5..A, lowest first: the base a play of 2s seen may have had
 BASES = [parse_card(code) for code in ("5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS")]
@@ -44,11 +47,15 @@ class OtherReadings(UnseenPlays):
         def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
         def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
 
-    def _proven(self, i: int) -> list[Fault]:
+    def _proven(self, i: int, failed: list[Fault] | None = None) -> list[Fault]:
         """The rule fault the reading just adopted proves (at ``i``) on an earlier play flagged
-        as an observation, or nothing."""
+        as an observation, or nothing.  Nothing either (D49) where the reading followed until
+        then ``failed`` play ``i`` only on a count (``COUNT_CODES``, asked): the count rests on
+        a guess of what the camera missed, not on the play."""
         proof, self.readings.proves = self.readings.proves, None
-        return [] if proof is None else [Fault(proof.code, proof.facts, proof.i, i)]
+        if proof is None or (failed and all(_on_count(f) for f in failed)):
+            return []
+        return [Fault(proof.code, proof.facts, proof.i, i)]
 
     def _asked(self, i: int, seat: int, cards: tuple[Card, ...], fault: Fault, kept: int) -> Fault:
         """O10: ``fault`` of a camera play (no hand known), when one of the readings kept for
@@ -78,6 +85,13 @@ class OtherReadings(UnseenPlays):
         if self.slips:
             return self._question(seat, cards, fault)
         return fault
+
+    def _four_proven(self, seat: int, cards: tuple[Card, ...], j: int, i: int, asked: bool) -> Fault:
+        """``gouji.burn_before_four`` (004:25 cond. 4) of ``seat``'s burn at ``j``, proven by its
+        4s at ``i``; a question (D51) where the 够级 it burned was one only by one card a camera
+        read (``asked``): read right, the take was a plain answer and no burn."""
+        fault = Fault("gouji.burn_before_four", {"seat": seat, "target": None})
+        return (self._question(seat, cards, fault) if asked else fault).at(j, i)
 
     def _one_card_gouji(self, owner: int, shape: Shape) -> bool:
         """D42: the play taken, ``owner``'s, is a camera's 够级 only by one card it read."""
@@ -222,3 +236,8 @@ class OtherReadings(UnseenPlays):
         firsts = [next(c for c in cards if c.rank == r) for r in sorted(ranks)]
         bases = [] if any(not c.is_joker and ORDER[c.rank] != TWO for c in cards) else BASES
         return [*firsts, A_TWO, SMALL_JOKER, BIG_JOKER, *bases]
+
+
+def _on_count(fault: Fault) -> bool:
+    """D49: ``fault`` is the question (O10) of a fault only a card count shows."""
+    return fault.code == FAULT_OR_SLIP and fault.facts.get("fault") in COUNT_CODES

@@ -311,7 +311,7 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
             self.burning.current = Burn(seat, owner, i, on_one_card=self._one_card_gouji(owner, cur.shape),
                                         after_unseen=self._take_after_unseen(seat, owner))
             if (self.s.burn_needs_four_out and self.hands[seat] is None and seat not in self.burning.fours_played):
-                self.burning.pending_four.append((seat, i))
+                self.burning.pending_four.append((seat, i, self.burning.current.on_one_card))
         if owner in self.progress.active:
             hand = self.hands[owner]
             if hand is not None:
@@ -351,11 +351,11 @@ class GoujiReferee(DealOpening, UnseenBurns, SlipReadings, PlayChecks, TurnOrder
         self.progress.beaten.pop(seat, None)
         if shape.base == FOUR:
             keep = []
-            for s, j in self.burning.pending_four:
+            for s, j, asked in self.burning.pending_four:
                 if s == seat:
-                    faults.append(Fault("gouji.burn_before_four", {"seat": seat, "target": None}, j, i))
+                    faults.append(self._four_proven(seat, cards, j, i, asked))
                 else:
-                    keep.append((s, j))
+                    keep.append((s, j, asked))
             self.burning.pending_four = keep
             if seat not in self.points.kaidian and self._kaidian_open(seat):
                 self.points.rendian.add(seat)                 # 认点 (004:9)

@@ -148,11 +148,15 @@ def one_card_off(cards: tuple[Card, ...]) -> bool:
 
 def gouji_on_one_card(shape: Shape, min_table: tuple[int, ...] = DEFAULT_MIN) -> bool:
     """D42: a 够级 only by one card: a single 2 or joker, or a play whose one joker brings it to
-    its count (9C SJ; 004:15 挂王).  That card read wrong, the play is no 够级 at all."""
+    its count (9C SJ; 004:15 挂王); D51: or a play of 2s on one card of a face rank (KH 2S, QH 2S
+    2S: 挂钱, 004:15-17), that card giving it the rank.  That card read wrong (5C 2S read KH 2S),
+    the play is no 够级 at all."""
     if not shape.gouji:
         return False
     if shape.n == 1:
         return shape.base >= TWO
+    if not shape.jokers and shape.base < TWO and shape.n - shape.twos == 1:
+        return True
     return len(shape.jokers) == 1 and shape.base < TWO and shape.n - 1 < min_table[shape.base]
 
 

@@ -207,7 +207,7 @@ class SlipReadings(OtherReadings):
             self.readings.alts = fitting[1:] + waiting
             self._returned = (*self._returned, *self.readings.misread)   # the card seen was not played
             self.readings.misread = ()
-            return self._proven(i)
+            return self._proven(i, faults)
         if tried:
             self.readings.doubt = True          # none fits: no new guess until a play fits again
         self.readings.alts += self._nested(tried) + waiting
@@ -348,6 +348,7 @@ class SlipReadings(OtherReadings):
         if code in ("gouji.passed_already", "gouji.not_your_lead"):
             self.readings.alts += self._answered_before_pass(i, seat, shape, cards)   # D44: the pass was a play
             self.readings.alts += self._table_play_led(i, seat, cards)    # D45: the table's play was a lead
+            self.readings.alts += self._round_unseen(i, seat, shape, cards)    # D52: a first round not seen
         self.readings.alts += self._seat_alts(i, seat, cards)
 
     def _stood(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...], final: bool,

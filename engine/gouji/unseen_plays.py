@@ -170,6 +170,23 @@ class UnseenPlays:
         found = self._durable_copy(i, seat, cards, alt)
         return [] if found is None else [found]
 
+    def _round_unseen(self, i: int, seat: int, shape: Shape, cards: tuple[Card, ...]) -> list[Self]:
+        """D52, O1 after two plays not seen: the deal's first play is a camera play of 4s by
+        another seat than the leader, which no lead could be answered with (D32): the leader's
+        lead and this seat's answer to it were not seen, all passed (004:23) and this is the
+        seat's lead.  The two plays' sizes were not seen: both seats' counts are unknown from
+        then on.  Durable; no hand known."""
+        lead = self.to_lead()
+        if (self.cur is not None or any(self.played) or self.phase != Phase.PLAY or lead is None or lead == seat
+                or not self._asks(seat) or self.hands[lead] is not None
+                or _answers_some_lead(shape, cards, self.min_table)):
+            return []
+        alt = self._copy()
+        alt.counts[lead] = alt.counts[seat] = None
+        alt._lead(i, seat, shape, cards, alt._is_final(seat, shape), False)
+        alt.readings.durable = True
+        return [alt]
+
     def _take_after_unseen(self, seat: int, owner: int) -> bool:
         """D46: ``seat``'s camera play (no hand known) takes ``owner``'s 够级 (no hand known), and
         one play not seen between them would make it a plain answer, no burn (004:11, 004:23):
