@@ -16,7 +16,11 @@ that play, and is read anew.
 * "missed lead" (O11): the seat due to lead led unseen, and this play follows it (one
   ``observe.missing_play``; the trick's winner is then unknown: its next lead is not flagged);
 * "the last play led" (O12): the last play of the trick before was the lead of this one, its
-  follow there missed (one ``observe.missing_play`` on that play).
+  follow there missed (one ``observe.missing_play`` on that play);
+* "seat misread" (O19): the lead was the seat due's (its cards then prove only questions, O36);
+* "two missed" (O37, the deal's first play, by the seat two after the dealer, on a camera log):
+  the dealer's lead and the next follow were both missed; a long shot, adopted only when the log
+  as read needs a rule fault more.
 
 While a choice is open the faults wait; when every reading flags the play that opened it, its
 first observation flag is said at once, so the table sees the slip when it happens.  The faults
@@ -28,18 +32,21 @@ trusts what it sees.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..events import PlayEvent
 from ..verdict import Fault, is_observation
 from .combos import Kind, classify
 from .points import points
+from .tied import gap_throw
 from .tricks import Played
 
 #: plays fed to every reading before the first one (the log as read) is kept
 WINDOW = 8
 UNEXPECTED_LEAD = "observe.unexpected_lead"
+#: O37: the fact marking the flag of a reading that needs two plays missed in a row
+TWO_MISSED = "two_missed"
 
 
 @dataclass
@@ -50,6 +57,11 @@ class Reading:
     faults: list[Fault] = field(default_factory=list)
     #: the reading of the log as it is (no slip presumed)
     as_read: bool = False
+
+    @property
+    def two_slips(self) -> bool:
+        """O37: the reading needs two plays missed in a row (one flag, never tied with the log as read)."""
+        return any(f.facts.get(TWO_MISSED) for f in self.faults)
 
     @property
     def flags(self) -> int:
@@ -80,6 +92,8 @@ class Choice:
     skip_dropped: bool = False
     #: O34: ... and the log as read then needed a flag too: tied
     skip_tied: bool = False
+    #: O37: a reading of two plays missed in a row was among the readings
+    two_slips: bool = False
 
     def first_flag(self) -> list[Fault]:
         """The flag said at once, when every reading flags the opening play: its first observation
@@ -118,6 +132,7 @@ class Choice:
         """Drop the readings that need more flags than another.  O34: a slip reading dropped only
         for a seat that a play after the choice opened skipped, and that has not played yet, is
         recorded (:attr:`skip_dropped`)."""
+        self.two_slips = self.two_slips or any(r.two_slips for r in self.readings)
         flags = [self.flags(r) for r in self.readings]
         least = min(flags)
         self.skip_dropped = self.skip_dropped or any(n > least and n - _skipped_later(r, self.start) == least
@@ -127,7 +142,7 @@ class Choice:
     def tied(self) -> bool:
         """Whether the log as read, kept, is tied with a slip reading: another reading is left, or
         (O34) one was dropped only for a seat skipped later and the log as read needed a flag too."""
-        return len(self.readings) > 1 or self.skip_tied
+        return any(not r.two_slips for r in self.readings[1:]) or self.skip_tied
 
     def flags(self, reading: Reading) -> int:
         """O33: the lines ``reading`` flags, less the rule faults proven before the choice opened
@@ -135,6 +150,10 @@ class Choice:
         reading but one whose next lead is unexpected, which drops them; not a flag of the reading."""
         counted = {f.i for f in reading.kept
                    if f.proven_at is None or f.proven_at >= self.start or is_observation(f.code)}
+        if reading.as_read and any(r.two_slips for r in self.readings):
+            # O37: against two plays missed, only the log as read's rule faults count (its slips
+            # explain a seat's play given to another as well)
+            return len({f.i for f in reading.kept if f.i in counted and not is_observation(f.code)})
         return len(counted) + (reading.referee.tricks.skipped is not None)
 
     def decided(self, over: bool) -> bool:
@@ -149,8 +168,19 @@ class Choice:
         """The reading kept: the one left, else the log as read (a player's fault stays one)."""
         return self.readings[0]
 
+    def settled_at_close(self) -> bool:
+        """Whether the choice, still open when the log ends or the next deal starts, is settled
+        then (on the log as read): O34's, and O37's (the log as read's fault is said, as before)."""
+        return self.skip_dropped or self.two_slips
+
     def unsaid(self, reading: Reading) -> list[Fault]:
-        return [f for f in reading.kept if (f.i, f.code) not in self.said]
+        """The faults of ``reading`` not said yet.  O37: the log as read, kept against two plays
+        missed, keeps the opening play's own faults as they were without that reading: proven at
+        that play, not at the play that dropped the long shot."""
+        faults = [f for f in reading.kept if (f.i, f.code) not in self.said]
+        if not (self.two_slips and reading.as_read):
+            return faults
+        return [f.at(f.i, f.i) if f.i == self.start and f.proven_at is None else f for f in faults]
 
 
 def _skipped_later(reading: Reading, start: int) -> int:
@@ -169,6 +199,7 @@ def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tup
     lead read as the seat due's, its seat misread (O19)."""
     before.slipped = True               # O15: in a slip reading the counts are not known
     if slip == "close":
+        gap_throw(before)           # O38: the gap may lie one play before the throw
         yield before, before._close_incomplete(i), ev
         return
     retro = before._clone() if _last_was_lead(before, ev.seat) else None
@@ -176,10 +207,20 @@ def slip_readings(before: Any, slip: str, i: int, ev: PlayEvent) -> Iterator[tup
     moved = before._clone() if before.tricks.history else None
     if ev.seat == (before.tricks.leader + 1) % 4:
         yield before, _missed_lead(before, i, ev), ev
+    elif ev.seat == (before.tricks.leader + 2) % 4 and not before.tricks.history and ev.source == "camera":
+        yield before, _two_missed(before, i, ev), ev        # O37: the deal's first two plays missed
     if retro is not None:
         yield retro, _last_play_led(retro, i), ev
     if moved is not None:
         yield moved, *_seat_misread(moved, i, ev)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatMisread(PlayEvent):
+    """O19's play: a lead seen by ``seen``, read as the seat due's.  O36: its cards may be
+    ``seen``'s after all, so they prove only questions (O32's doubtful cards)."""
+
+    seen: int
 
 
 def _seat_misread(ref: Any, i: int, ev: PlayEvent) -> tuple[list[Fault], PlayEvent]:
@@ -187,7 +228,17 @@ def _seat_misread(ref: Any, i: int, ev: PlayEvent) -> tuple[list[Fault], PlayEve
     the unexpected lead (O8) is its one flag, and the play is that seat's."""
     due = ref.tricks.leader
     flag = Fault("observe.unexpected_lead", {"seat": ev.seat, "expected": due}, i)
-    return [flag], replace(ev, seat=due)
+    kept = {f.name: getattr(ev, f.name) for f in fields(ev) if f.name != "seat"}
+    return [flag], SeatMisread(**kept, seat=due, seen=ev.seat)
+
+
+def lead_unchecked(ref: Any, i: int, ev: PlayEvent) -> bool:
+    """Whether play ``i`` (``ev``) is a camera lead, no hand known, whose cards may be another
+    seat's, so that they prove only questions: O32, a lead whose seat the turn order did not
+    check (:attr:`.tricks.Tricks.lead_unchecked`); O36, a lead O19 gave to the seat due."""
+    t = ref.tricks
+    moved = isinstance(ev, SeatMisread)
+    return (t.lead_unchecked or moved) and t.trick[0].i == i and ref.camera and not ref.hands
 
 
 def _take_missed(ref: Any, seat: int, n: int) -> None:
@@ -204,6 +255,20 @@ def _missed_lead(ref: Any, i: int, ev: PlayEvent) -> list[Fault]:
     _take_missed(ref, missed, n)
     ref.tricks.lead_missed(missed, classify(ev.cards, ref.order), i)
     return [Fault("observe.missing_play", {"seats": [missed], "seat": missed, "n": n}, i)]
+
+
+def _two_missed(ref: Any, i: int, ev: PlayEvent) -> list[Fault]:
+    """O37: the deal's first lead (the dealer's) and its first follow were both missed, and play
+    ``i``, by the seat after them, follows that lead: one ``observe.missing_play`` naming both
+    seats, its facts marked :data:`TWO_MISSED` (two slips: kept only when the log as read needs
+    more flags, never tied with it, :attr:`Reading.two_slips`)."""
+    missed = _missed_lead(ref, i, ev)[0]
+    follow = (missed.facts["seat"] + 1) % 4
+    n = len(ev.cards)
+    _take_missed(ref, follow, n)
+    ref.tricks.follow(Played(follow, (), ref.tricks.trick[0].combo, i))
+    seats = [missed.facts["seat"], follow]
+    return [replace(missed, facts={**missed.facts, "seats": seats, TWO_MISSED: True})]
 
 
 def _last_was_lead(ref: Any, seat: int) -> bool:

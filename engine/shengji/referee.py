@@ -40,7 +40,7 @@ from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
 from .points import BottomResult, score_bottom
 from .proofs import Proofs
-from .readings import Choice
+from .readings import Choice, lead_unchecked
 from .results import DealResults
 from .settings import ShengjiSettings
 from .slips import SlipReadings, faults_at, winner_proofs_said
@@ -274,8 +274,7 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if over:
             self._doubt_card(over)
         if not slip:        # O15: a play flagged as a slip may be another seat's: it proves nothing
-            # O32: a camera lead whose seat the turn order did not check may be another seat's too
-            unchecked = self.tricks.lead_unchecked and lead.i == i and self.camera and not self.hands
+            unchecked = lead_unchecked(self, i, ev)      # O32, O36: its seat may be another's
             proven = self._prove(i, seat, tuple(c for c in cards if c not in over) if over else cards, unchecked)
             faults.extend(self._hold_proofs(i, self._wait_doubted(proven)))
         if len(self.tricks.trick) == 4:

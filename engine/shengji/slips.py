@@ -22,7 +22,7 @@ from ..verdict import Fault, fault_or_slip, is_observation
 from .combos import Kind
 from .order import TRUMP
 from .readings import Choice, Reading, slip_readings
-from .tied import FAILED_THROW, charged, tied_throw
+from .tied import FAILED_THROW, charged, tied_closed
 
 if TYPE_CHECKING:
     from .match import MatchState
@@ -151,7 +151,7 @@ class SlipReadings:
             self._returned = [*returned, *self._returned]
         faults = choice.unsaid(reading)
         if reading.as_read and choice.tied():
-            tied_throw(self, choice.start, choice.readings[1:])       # O35: not charged at the end
+            tied_closed(self, choice.start, choice.readings[1:])      # O35, O39
             return [self._asked_tied(f) if choice.start in (f.i, f.proven_at) else f for f in faults]
         return faults
 
@@ -295,7 +295,7 @@ class SlipReadings:
 
     def close(self) -> list[Fault]:
         """The log ends or the next deal starts first: what waited on the next lead (O8), the deal's end (O16), O34."""
-        said = self._settle() if self._choice is not None and self._choice.skip_dropped else []
+        said = self._settle() if self._choice is not None and self._choice.settled_at_close() else []
         held, self.winner_proofs = self.winner_proofs, []
         return sorted([*said, *held, *self._said_at_end(self.bottom or ())], key=lambda f: f.i or 0)
 
