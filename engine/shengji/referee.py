@@ -24,32 +24,35 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..cards import Card, Rank, Suit
+from ..cards import Card
 from ..events import AnyEvent, BottomEvent, DealEvent, DeclareEvent, HandEvent, PassEvent, PlayEvent
 from ..referee import DealReferee, GameRules
 from ..verdict import Fault, is_observation
 from . import messages as _messages  # noqa: F401  (registers the fault sentences)
+from .bottom import DealBottom
 from .combos import Kind, classify
-from .declared import burier_hand_faults, declared_trump_faults, fandi_trump_fault
+from .declared import burier_hand_faults, declared_trump_faults
 from .declares import DeclareState, expected_burier, judge_declare
+from .deferred import DeferredFaults
 from .failures import FailedThrows
 from .follow import is_imperfect
+from .lead_misreads import LeadMisreads
 from .match import MatchState
 from .options import read_options
 from .order import trump_order
 from .plays import follow_check, held_faults, lead_combo
-from .points import BottomResult, score_bottom
+from .points import BottomResult
 from .proofs import Proofs
 from .readings import Choice, lead_unchecked
+from .red_fives import forced_red_fives
 from .results import DealResults
 from .settings import ShengjiSettings
 from .slips import SlipReadings, faults_at, winner_proofs_said
 from .tricks import Played, Tricks
 
-HEART_FIVE = Card(Rank.FIVE, Suit.HEARTS)
 
-
-class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
+class ShengjiReferee(FailedThrows, SlipReadings, LeadMisreads, DeferredFaults, DealBottom, DealResults,
+                     DealReferee):
     def __init__(self, deal: DealEvent, index: int, rules: GameRules) -> None:
         super().__init__(deal, index, rules)
         s: ShengjiSettings = rules.settings
@@ -172,28 +175,6 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         if ev.seat == expected_burier(self.declares, self.dealer):
             faults.extend(burier_hand_faults(ev.seat, ev.cards, self.settings, self.declares))
         return faults
-
-    def _bottom(self, ev: BottomEvent) -> list[Fault]:
-        faults = self._bottom_faults(ev)
-        if self.bottom is ev.cards and self.complete and (self.waiting or self.deferred):
-            faults.extend(self._said_at_end(ev.cards))      # O16: the bottom's cards count too
-        return faults
-
-    def _bottom_faults(self, ev: BottomEvent) -> list[Fault]:
-        if self.bottom is not None:
-            return [Fault("shengji.bottom_twice", {})]
-        self.bottom = ev.cards
-        if self.flag and ev.cards:
-            return [Fault("chaodipi.flag_no_bottom", {})]
-        if len(ev.cards) != self.bottom_size:
-            return [Fault("shengji.bottom_wrong_size", {"expected": self.bottom_size, "got": len(ev.cards)})]
-        if self.fandi:
-            fault = fandi_trump_fault(ev.cards, self.level, self.trump)
-            if fault is not None:
-                return [fault]
-        if self.complete:
-            self._score_bottom()
-        return []
 
     # -- plays ---------------------------------------------------------------------------
     def check_play(self, seat: int, cards: tuple[Card, ...]) -> Fault | None:
@@ -359,12 +340,8 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
         winner = self.tricks.finish()
         if misread:
             self.tricks.any_leader = True       # whoever leads next won it (O8, unflagged)
-        bonus = self.settings.red_five_bonus
-        if bonus:
-            for p in self.tricks.last_trick:
-                n = p.cards.count(HEART_FIVE)
-                if n and (p.seat % 2) != (winner % 2):  # 逼红5: forced out under the other side
-                    self.red_five_points += -bonus * n if p.seat in self.attackers else bonus * n
+        self.red_five_points += forced_red_fives(self.tricks.last_trick, winner, self.attackers,
+                                                 self.settings.red_five_bonus)
         if not any(self.left):
             self._deal_over()
             held.extend(self.winner_proofs)
@@ -373,25 +350,6 @@ class ShengjiReferee(FailedThrows, SlipReadings, DealResults, DealReferee):
             if self.bottom is not None or not self.bottom_size:
                 held.extend(self._said_at_end(self.bottom or ()))
         return held
-
-    def _deal_over(self) -> None:
-        bonus = self.settings.red_five_bonus
-        last = self.tricks
-        if bonus and last.last_trick:
-            lead = last.last_trick[0]
-            if lead.cards and all(c == HEART_FIVE for c in lead.cards) and lead.seat == last.last_winner:
-                n = len(lead.cards)  # 保红5: the seat that won the trick before leads its last ♥5(s)
-                self.red_five_points += bonus * n if lead.seat in self.attackers else -bonus * n
-        if self.bottom is not None or self.bottom_size == 0 or last.last_winner not in self.attackers:
-            self._score_bottom()  # a bottom the dealer side keeps does not change the points
-
-    def _score_bottom(self) -> None:
-        last = self.tricks
-        if not last.last_trick:
-            return
-        win = next(p for p in last.last_trick if p.seat == last.last_winner)
-        self.bottom_result = score_bottom(self.bottom or (), win.cards, last.last_winner in self.attackers,
-                                          self.order)
 
 
 def make_referee(deal: DealEvent, index: int, rules: GameRules) -> ShengjiReferee:
