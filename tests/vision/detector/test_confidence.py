@@ -193,13 +193,13 @@ def test_small_cards_read_their_own_tables_where_the_calibration_has_them(tmp_pa
     assert set(ConfidenceCalibration.from_json(json.loads(path.read_text())).tables) == {"1", "2+"}
 
 
-def test_the_shipped_int8_calibration_holds_for_what_an_avx2_only_cpu_runs():
-    """models/confidence-int8.json was fitted under CARDREF_EMULATE_ISA=AVX2 on the files an
-    AVX2-only CPU runs there (the float finder, the INT8 namer, the suit reader): it must still
-    hold for the shipped files, so that a namer shipped again without a new fit fails here
+def test_the_shipped_int8_calibration_holds_for_the_int8_copies_that_run():
+    """models/confidence-int8.json was fitted (2026-12-08) on the files both an AVX-512 CPU with
+    bf16 and an AVX2-only one (emulated) run: both INT8 copies and the suit reader.  It must
+    still hold for the shipped files, so that a copy made again without a new fit fails here
     instead of falling back silently to the float files' calibration."""
     folder = models_dir()
-    files = [folder / "cards-yolo11n.onnx", folder / "corner-namer-int8.onnx", folder / "suit-reader.onnx"]
+    files = [folder / "cards-yolo11n-int8.onnx", folder / "corner-namer-int8.onnx", folder / "suit-reader.onnx"]
     own = load_calibration(folder / INT8_CONFIDENCE_FILE, files)
     assert own is not None
     assert calibration_for(folder, files) == own

@@ -168,6 +168,39 @@ def test_the_finder_copy_quantises_what_its_convolutions_read_and_nothing_after_
     assert reads_int8 and all(v == (name not in kept_float) for name, v in reads_int8.items())
 
 
+def _quantised_conv_weights(path: Path) -> tuple[dict[str, int], list[str]]:
+    """For an INT8 copy in QDQ form: each quantised convolution's largest weight magnitude
+    (int8 units), and every convolution in graph order."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path), load_external_data=False).graph
+    made_by = {out: node for node in graph.node for out in node.output}
+    init = {i.name: i for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    largest = {}
+    for conv in convs:
+        dq = made_by.get(conv.input[1])
+        if dq is not None and dq.op_type == "DequantizeLinear" and dq.input[0] in init:
+            largest[conv.name] = int(np.abs(numpy_helper.to_array(init[dq.input[0]]).astype(np.int32)).max())
+    return largest, [c.name for c in convs]
+
+
+@pytest.mark.parametrize("float_file", [SHIPPED_FINDER, SHIPPED_NAMER], ids=["finder", "namer"])
+def test_the_copies_keep_their_first_convolution_float_and_use_all_8_bits_elsewhere(float_file: Path) -> None:
+    """The first convolution reads raw pixels: quantised with 8-bit weights it saturated the
+    u8 x s8 sums of CPUs without VNNI, so it stays float; every other quantised convolution
+    has per-channel weights reaching +-127 (7-bit weights, reduce_range, stop at 64 and read
+    less like the float files on every CPU tried: docs/vision-detector.md, stop 60)."""
+    copy = int8.int8_sibling(float_file)
+    assert copy.is_file(), f"the shipped INT8 copy is missing: {copy}"
+    largest, convs = _quantised_conv_weights(copy)
+    assert convs[0] not in largest, f"{copy.name}: its first convolution {convs[0]} is quantised"
+    assert len(largest) >= len(convs) // 2, f"{copy.name}: only {len(largest)} of {len(convs)} convolutions quantised"
+    seven_bit = sorted(name for name, m in largest.items() if m <= 64)
+    assert seven_bit == [], f"{copy.name}: convolutions with 7-bit weights: {seven_bit[:5]}"
+
+
 def test_shipped_int8_copies_are_fresh_and_the_detector_can_be_told_to_run_float(
         monkeypatch: pytest.MonkeyPatch) -> None:
     finder_copy, namer_copy = int8.int8_sibling(SHIPPED_FINDER), int8.int8_sibling(SHIPPED_NAMER)
