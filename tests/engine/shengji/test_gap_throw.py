@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from shengji_logs import deal_log
 
 from cardref.engine.judge import judge_text
 
@@ -28,11 +29,7 @@ OTHER_COUNT = [(1, "AH"), (2, "3H"), (3, "6H"), (0, "10C"), (1, "QC 8C"), (2, "3
 
 
 def _log(plays: list[tuple[int, str]], typed: bool) -> list[dict]:
-    sizes = [5, 5, 5, 5] if plays is GAP else [3, 4, 4, 4]
-    return [{"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 1,
-             "hand_sizes": sizes},
-            *({"type": "play", "seat": seat, "cards": cards.split(), **({} if typed else {"source": "camera"})}
-              for seat, cards in plays)]
+    return deal_log(plays, [5, 5, 5, 5] if plays is GAP else [3, 4, 4, 4], typed, dealer=1)
 
 
 @pytest.mark.parametrize("plays,typed,code,ask", [

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from shengji_logs import deal_log
 
 from cardref.engine.judge import judge_text
 
@@ -26,10 +27,7 @@ def _plays(lead_seat: int) -> list[tuple[int, str]]:
 
 
 def _log(lead_seat: int, typed: bool) -> list[dict]:
-    return [{"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 0,
-             "hand_sizes": [5, 5, 5, 5]},
-            *({"type": "play", "seat": seat, "cards": cards.split(), **({} if typed else {"source": "camera"})}
-              for seat, cards in _plays(lead_seat))]
+    return deal_log(_plays(lead_seat), [5, 5, 5, 5], typed)
 
 
 @pytest.mark.parametrize("lead_seat,typed,expected", [

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from shengji_logs import deal_log
 
 from cardref.engine.judge import judge_text
 
@@ -34,11 +35,7 @@ AS_READ_CLEAN = [(0, "9H 9H"), (1, "QH QH"), (2, "JH JH"), (3, "6H"), (1, "7C"),
 
 
 def _log(plays: list[tuple[int, str]], typed: bool) -> list[dict]:
-    sizes = [3, 3, 3, 2] if plays is AS_READ_CLEAN else [3, 3, 3, 3]
-    return [{"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 0,
-             "hand_sizes": sizes},
-            *({"type": "play", "seat": seat, "cards": cards.split(), **({} if typed else {"source": "camera"})}
-              for seat, cards in plays)]
+    return deal_log(plays, [3, 3, 3, 2] if plays is AS_READ_CLEAN else [3, 3, 3, 3], typed)
 
 
 @pytest.mark.parametrize("plays,typed,code,ask", [
