@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 #: at most this many durable readings are kept beside the deal
 MAX_DURABLE = 64
 #: D49: the faults of a camera play a count alone shows (cards held, a seat run out, 闷 by its
-#: one card left): asked, as the counts rest on readings of the slips before it
+#: one card left, D13; not 闷 proven by a 3 led, D14: D49a): asked, as the counts rest on
+#: readings of the slips before it
 COUNT_CODES = frozenset({"gouji.more_than_held", "play.after_out", "gouji.men_out"})
 SMALL_JOKER, BIG_JOKER, A_TWO = parse_card("SJ"), parse_card("BJ"), parse_card("2S")
 #: one card of each rank 5..A, lowest first: the base a play of 2s seen may have had
@@ -46,6 +47,7 @@ class OtherReadings(UnseenPlays):
         def _play(self, i: int, seat: int, cards: tuple[Card, ...]) -> list[Any]: ...
         def check_play(self, seat: int, cards: tuple[Card, ...]) -> Any: ...
         def _feed(self, i: int, event: AnyEvent) -> list[Fault]: ...
+        def _back_in_play(self, seat: int) -> None: ...
 
     def _proven(self, i: int, failed: list[Fault] | None = None) -> list[Fault]:
         """The rule fault the reading just adopted proves (at ``i``) on an earlier play flagged
@@ -193,6 +195,7 @@ class OtherReadings(UnseenPlays):
                 continue
             alt = self._durable_copy(i, other, cards)
             if alt is not None:
+                _not_last_three(alt, i, other)
                 out.append(alt)
         return out
 
@@ -239,5 +242,18 @@ class OtherReadings(UnseenPlays):
 
 
 def _on_count(fault: Fault) -> bool:
-    """D49: ``fault`` is the question (O10) of a fault only a card count shows."""
-    return fault.code == FAULT_OR_SLIP and fault.facts.get("fault") in COUNT_CODES
+    """D49: ``fault`` is the question (O10) of a fault only a card count shows.  闷 proven by
+    a 3 the seat led after its play was beaten (D14, D47: ``by`` named) is shown by the order
+    of the plays, not by a count: it is not one (D49a)."""
+    if fault.code != FAULT_OR_SLIP or fault.facts.get("fault") not in COUNT_CODES:
+        return False
+    return "by" not in (fault.facts.get("fault_facts") or {})
+
+
+def _not_last_three(alt: OtherReadings, i: int, seat: int) -> None:
+    """D53: in the reading in which play ``i``, a 3, was ``seat``'s, a 3 the count says is not
+    the seat's last (004:27) was read wrong, as in the reading in which it stood (``_stood``):
+    the seat stays in play."""
+    count = alt.counts[seat]
+    if alt.progress.three_i.get(seat) == i and count is not None and count > 0:
+        alt._back_in_play(seat)

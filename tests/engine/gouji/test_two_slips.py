@@ -49,6 +49,45 @@ def test_a_count_after_two_slips_proves_no_fault(camera: bool, want: list) -> No
     assert _flags([deal, *[_play(s, c, camera) for s, c in plays]]) == want
 
 
+@pytest.mark.parametrize("camera,count,want", [
+    # D49a: the reading in which seat 3's 8S was seat 0's lead fails on 闷 proven by seat 0's 3S
+    # (beaten by seat 5's QH, D14): the order of the plays, no count; the 8S stood proves it
+    (True, False, [(3, "gouji.passed_already", None, True)]),
+    (False, False, [(3, "gouji.passed_already", None, True)]),    # typed: what the person saw
+    # D49 control: that reading fails on seat 0's count (one card, 8S then 3S): no proof
+    (True, True, [(3, ASK, "gouji.passed_already", False)]),
+], ids=["camera-men-by-three", "typed", "camera-count"])
+def test_men_proven_by_a_three_is_no_count(camera: bool, count: bool, want: list) -> None:
+    """Seat 0's 9s beat seat 2's 8s (seats 3-5 passed); seat 3's 8S comes out of turn (read as
+    seat 0's lead after all passed, O2, it is legal); seat 5's QH beats it and seat 5 goes out
+    with its 3H; seat 0 leads its 3S (接风).  ``count``: seat 0 held four cards (``hand_sizes``)."""
+    deal = {"type": "deal", "game": "gouji-shandong", "seats": 6, "leader": 2,
+            **({"hand_sizes": [4, 10, 10, 10, 10, 10]} if count else {})}
+    plays = [(2, "8C 8D 8D"), (0, "9C 9D 9D"), (3, "8S"), (5, "QH"), (5, "3H"), (0, "3S")]
+    assert _flags([deal, *[_play(s, c, camera) for s, c in plays]]) == want
+
+
+def _three_log(camera: bool) -> list[dict]:
+    """Seat 2's pair on seat 1's 5H is flagged first (a slip: the counts are not trusted, O3).
+    Seat 0 leads 2D 2D; seat 1's single 3C on it is flagged (``count_mismatch``); read as seat
+    0's lead after all passed (O2) it is legal, but each seat holds ten cards (``hand_sizes``):
+    the 3 is no seat's last.  Seat 0 plays its 9S and seat 1 its 10S later."""
+    deal = {"type": "deal", "game": "gouji-shandong", "seats": 6, "leader": 1, "hand_sizes": [10] * 6}
+    plays = [(1, "5H"), (2, "6C 6D"), (3, "7H"), (4, "9H"), (5, "10H"), (0, "JH"), (0, "2D 2D"), (1, "3C"),
+             (2, "2H"), (2, "6S"), (3, "7S"), (0, "9S"), (1, "10S")]
+    return [deal, *[_play(s, c, camera) for s, c in plays]]
+
+
+@pytest.mark.parametrize("camera,want", [
+    # D53: in the reading in which the 3C was seat 0's, the count says it was not seat 0's last
+    # 3 (004:27), as in the reading in which it stood: seat 0 plays on, no proof; asked
+    (True, [(2, ASK, "gouji.count_mismatch", False), (8, ASK, "gouji.count_mismatch", False)]),
+    (False, [(2, "gouji.count_mismatch", None, True), (8, "gouji.count_mismatch", None, True)]),   # typed
+], ids=["camera", "typed"])
+def test_a_three_not_last_by_the_count_in_another_seats_reading(camera: bool, want: list) -> None:
+    assert _flags(_three_log(camera)) == want
+
+
 def _rangpai_log(camera: bool, slip: bool) -> list[dict]:
     """Seat 4 holds one card (``hand_sizes``) and plays it (9S): out by the count.  Seat 4 then
     declares 让牌 on its 对门 seat 1's 7C.  ``slip``: seat 2's pair on seat 1's single, flagged
@@ -108,6 +147,7 @@ BENCH = [
     ("gouji-yucheng", 1, 72, 69, "D50"),      # seat 0's KC KD KD BJ BJ and AH AH dropped
     ("gouji-yucheng", 3, 98, 18, "D51"),      # seat 3's 5C 2S read KH 2S
     ("gouji-shandong", 3, 21, 6, "D52"),      # seat 5's lead and seat 1's answer dropped
+    ("gouji-shandong", 13, 86, 46, "D53"),    # seat 4's 5D dropped, seat 5's 7S read 3C
 ]
 
 
@@ -117,3 +157,20 @@ def test_bench_two_slips_are_not_accused(game: str, seed: int, n: int, line: int
     assert false_at == []
     fault = verdicts[line].fault
     assert fault is not None and fault.code == ASK
+
+
+#: bench deals where an injected fault is accused after two slips: (game, seed, deal, line, fault,
+#: the decision)
+REAL = [
+    # seat 0's 8S out of turn; the reading in which it was seat 3's failed on seat 3's 3H (闷 by
+    # seat 5, D14, seat 3's 9H between dropped): no count, the proof stands (D49a)
+    ("gouji-shandong", 13, 66, 100, "gouji.passed_already", "D49a"),
+]
+
+
+@pytest.mark.parametrize("game,seed,n,line,code,rule", REAL, ids=[f"{r} {g} seed {s} deal {n}" for g, s, n, _, _, r in REAL])
+def test_bench_real_fault_after_two_slips_is_accused(game: str, seed: int, n: int, line: int, code: str,
+                                                     rule: str) -> None:
+    verdicts, false_at = slips_deal(game, n, 0.03, 0.02, seed=seed)
+    assert false_at == []
+    assert verdicts[line].fault is not None and verdicts[line].fault.code == code and verdicts[line].accusation
