@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from shengji_logs import deal_log
 
 from cardref.engine.judge import judge_text
 
@@ -39,11 +40,10 @@ def _log(plays: list[tuple[int, str]], typed: bool, unsure: bool = False) -> lis
     at such a play is a question)."""
     sizes = {id(TWO_MISSED): [3, 3, 3, 3], id(OUT_OF_TURN): [3, 3, 3, 3], id(SEAT_GIVEN): [5, 5, 5, 5],
              id(LOG_ENDS): [3, 3, 3, 3]}[id(plays)]
-    return [{"type": "deal", "game": "chaodipi-anchao", "seats": 4, "level": "2", "trump": "S", "dealer": 0,
-             "hand_sizes": sizes},
-            *({"type": "play", "seat": seat, "cards": cards.split(), **({} if typed else {"source": "camera"}),
-               **({"sure": False} if unsure and k else {})}
-              for k, (seat, cards) in enumerate(plays))]
+    log = deal_log(plays, sizes, typed)
+    for play in log[2:] if unsure else ():
+        play["sure"] = False
+    return log
 
 
 @pytest.mark.parametrize("plays,typed,unsure,first", [
